@@ -1,0 +1,78 @@
+"""One target: the URL plus what the agent wants from it (the `/v1/fetch` field set).
+
+`parse_target` is the single validator for `/v1/fetch` bodies and for every batch target,
+so both reject the same things with the same messages.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from sift_fetch.errors import BadRequest
+
+Mode = Literal["clean", "full", "raw"]
+MODES: tuple[Mode, ...] = ("clean", "full", "raw")
+
+MAX_URL_CHARS = 4096
+MAX_PROGRAM_CHARS = 2048  # a grep pattern, a jq program or a question
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    url: str
+    mode: Mode = "clean"
+    question: str | None = None
+    pages: str | None = None
+    grep: str | None = None
+    jq: str | None = None
+    context: bool = False
+    recover: bool = False
+
+    def options(self) -> dict[str, Any]:
+        """Everything but the URL, for cache keys and batch rows."""
+        fields = asdict(self)
+        del fields["url"]
+        return fields
+
+    def options_json(self) -> str:
+        return json.dumps(self.options(), sort_keys=True, separators=(",", ":"))
+
+
+_STRING_FIELDS = ("question", "pages", "grep", "jq")
+_BOOL_FIELDS = ("context", "recover")
+FIELDS = ("url", "mode", *_STRING_FIELDS, *_BOOL_FIELDS)
+
+
+def parse_target(body: Any, *, where: str = "") -> Target:
+    """Validate one decoded JSON object into a Target; `where` prefixes field names in errors."""
+    if not isinstance(body, dict):
+        raise BadRequest(f"{where or 'body'} must be a JSON object")
+    unknown = sorted(set(body) - set(FIELDS))
+    if unknown:
+        raise BadRequest(f"unknown field {where}{unknown[0]!s}")
+    url = body.get("url")
+    if not isinstance(url, str) or not url.strip():
+        raise BadRequest(f"field {where}url must be a non-empty string")
+    if len(url) > MAX_URL_CHARS:
+        raise BadRequest(f"field {where}url is longer than {MAX_URL_CHARS} characters")
+    mode = body.get("mode", "clean")
+    if mode not in MODES:
+        raise BadRequest(f"field {where}mode must be one of {', '.join(MODES)}")
+    values: dict[str, Any] = {}
+    for name in _STRING_FIELDS:
+        value = body.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value:
+            raise BadRequest(f"field {where}{name} must be a non-empty string")
+        if len(value) > MAX_PROGRAM_CHARS:
+            raise BadRequest(f"field {where}{name} is longer than {MAX_PROGRAM_CHARS} characters")
+        values[name] = value
+    for name in _BOOL_FIELDS:
+        value = body.get(name, False)
+        if not isinstance(value, bool):
+            raise BadRequest(f"field {where}{name} must be true or false")
+        values[name] = value
+    return Target(url=url.strip(), mode=mode, **values)

@@ -1,0 +1,79 @@
+"""The engine and transactions both processes share: SQLite (WAL) by default, or PostgreSQL.
+
+`Store.write()` opens a transaction that holds the write lock from its first statement
+(SQLite `BEGIN IMMEDIATE`), so read-then-write logic (caps, claims, gate slots) cannot race
+another process. On PostgreSQL the store's functions take the row or advisory locks they need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(sift_immediate=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        # Take transaction control from the driver so BEGIN IMMEDIATE is ours to emit.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get("sift_immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def open_store(url: str) -> Store:
+    """An engine for URL; `sqlite:///path` or `postgresql+psycopg://…` (plain `postgresql://`
+    is mapped to the psycopg 3 driver)."""
+    if url.startswith("sqlite"):
+        return Store(_sqlite_engine(url))
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return Store(create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10))
