@@ -1,0 +1,81 @@
+"""The ASGI app: routes, error envelopes, and the process's Runtime in its lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from sqlalchemy import text
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sift_api.auth import Unauthorized
+from sift_api.bodycap import BodyCap
+from sift_api.fetch import v1_fetch
+from sift_api.observe import Observe
+from sift_fetch.config import Config
+from sift_fetch.errors import FetchError
+from sift_fetch.guard import Resolver
+from sift_fetch.http import Connector
+from sift_fetch.runtime import Runtime
+from sift_store.engine import Store
+
+
+async def healthz(request: Request) -> JSONResponse:
+    rt: Runtime = request.app.state.runtime
+
+    def ping() -> None:
+        with rt.store.read() as conn:
+            conn.execute(text("SELECT 1"))
+
+    await anyio.to_thread.run_sync(ping)
+    return JSONResponse({"ok": True})
+
+
+async def metrics_endpoint(_request: Request) -> Response:
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+async def _fetch_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, FetchError)
+    request.state.outcome = exc.outcome
+    request.state.error = exc.message
+    return JSONResponse(exc.envelope(), status_code=exc.http_status)
+
+
+async def _unauthorized(_request: Request, _exc: Exception) -> JSONResponse:
+    body = {"success": False, "error": "unauthorized: missing or unknown bearer token", "hint": None}
+    return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+
+
+def create_app(
+    config: Config,
+    *,
+    resolver: Resolver | None = None,
+    connector: Connector | None = None,
+    store: Store | None = None,
+) -> Starlette:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        runtime = Runtime.open(config, resolver=resolver, connector=connector, store=store)
+        app.state.runtime = runtime
+        try:
+            yield
+        finally:
+            await runtime.aclose()
+
+    return Starlette(
+        routes=[
+            Route("/v1/fetch", v1_fetch, methods=["POST"]),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", metrics_endpoint, methods=["GET"]),
+        ],
+        middleware=[Middleware(Observe), Middleware(BodyCap)],
+        exception_handlers={FetchError: _fetch_error, Unauthorized: _unauthorized},
+        lifespan=lifespan,
+    )

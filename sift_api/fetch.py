@@ -1,0 +1,37 @@
+"""`POST /v1/fetch`: validate, run the pipeline once, answer with its envelope."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from sift_api.auth import authenticate
+from sift_fetch.errors import BadRequest, Busy
+from sift_fetch.pipeline import fetch_target
+from sift_fetch.runtime import Runtime
+from sift_fetch.target import parse_target
+
+
+async def read_json(request: Request) -> Any:
+    try:
+        return json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"body is not valid JSON: {exc}") from None
+
+
+async def v1_fetch(request: Request) -> JSONResponse:
+    rt: Runtime = request.app.state.runtime
+    caller = authenticate(request, rt.callers)
+    target = parse_target(await read_json(request))
+    result = await fetch_target(rt, caller, target)
+    request.state.outcome = result.outcome
+    request.state.host = result.host
+    headers = {}
+    if result.error is not None:
+        request.state.error = result.error.message
+        if isinstance(result.error, Busy):
+            headers["Retry-After"] = str(max(1, round(result.error.retry_after or 1)))
+    return JSONResponse(result.envelope, status_code=result.http_status, headers=headers)

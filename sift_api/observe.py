@@ -1,0 +1,51 @@
+"""Per-request log line and HTTP metrics, labelled by route template, never the raw path."""
+
+from __future__ import annotations
+
+import time
+
+import structlog
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sift_fetch import metrics
+from sift_fetch.logs import caller_fields, detail_fields
+
+log = structlog.get_logger("sift.api")
+
+
+class Observe:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = getattr(scope.get("route"), "path", "unmatched")
+            metrics.REQUESTS.labels(route, str(status)).inc()
+            metrics.REQUEST_SECONDS.labels(route).observe(elapsed)
+            state = scope.get("state", {})
+            caller = state.get("caller")
+            log.info(
+                "http.request",
+                method=scope["method"],
+                route=route,
+                status=status,
+                duration_ms=round(elapsed * 1000, 1),
+                outcome=state.get("outcome"),
+                **caller_fields(caller),
+                **detail_fields(caller, state.get("host"), state.get("error")),
+            )

@@ -1,0 +1,3 @@
+from sift_cli.main import app
+
+app()

@@ -1,0 +1,32 @@
+"""Shared start-up for the launchers: load the config, say where the store is, warn loudly."""
+
+from __future__ import annotations
+
+import structlog
+import typer
+
+from sift_fetch.config import Config, ConfigError, load_config
+from sift_fetch.logs import configure_logging
+
+
+def load_or_exit(path: str | None) -> Config:
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        typer.echo(f"sift: config: {exc}", err=True)
+        raise typer.Exit(2) from None
+    configure_logging()
+    log = structlog.get_logger("sift")
+    if config.guard.allow_cidrs or config.guard.allow_ports:
+        # These open holes in the SSRF guard; they exist for tests and local demos only.
+        log.warning(
+            "guard.allowance",
+            allow_cidrs=config.guard.allow_cidrs,
+            allow_ports=config.guard.allow_ports,
+            message="GUARD ESCAPE HATCH ENABLED: never run production like this",
+        )
+    if not config.store.url:
+        typer.echo(f"sift: using the embedded store {config.store_url}", err=True)
+    if not config.callers:
+        typer.echo("sift: no [[callers]] configured: every request will be 401", err=True)
+    return config

@@ -1,0 +1,67 @@
+"""Everything one process needs to run the pipeline, built once and shared by its requests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+
+import anyio
+import httpx
+
+from sift_fetch.callers import CallerTable
+from sift_fetch.config import Config
+from sift_fetch.guard import Policy, Resolver
+from sift_fetch.http import Connector, HttpClient
+from sift_fetch.render import RenderPool
+from sift_store.engine import Store, open_store
+from sift_store.migrate import migrate
+
+
+@dataclass
+class Runtime:
+    config: Config
+    store: Store
+    http: HttpClient
+    pool: RenderPool
+    policy: Policy
+    callers: CallerTable
+    holder: str  # names this process's gate slots and claims
+    # For the operator's own LLM endpoint only: configured, trusted, so not behind the guard.
+    digest_client: httpx.AsyncClient
+
+    @classmethod
+    def open(
+        cls,
+        config: Config,
+        *,
+        resolver: Resolver | None = None,
+        connector: Connector | None = None,
+        store: Store | None = None,
+    ) -> Runtime:
+        if store is None:
+            store = open_store(config.store_url)
+            migrate(store)
+        policy = Policy.from_config(config.guard)
+        fetch = config.fetch
+        return cls(
+            config=config,
+            store=store,
+            http=HttpClient(fetch, policy, resolver=resolver, connector=connector),
+            pool=RenderPool(fetch.render_workers, fetch.render_queue, fetch.program_timeout),
+            policy=policy,
+            callers=CallerTable(config.callers),
+            holder=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
+            digest_client=httpx.AsyncClient(trust_env=False, timeout=config.digest.timeout),
+        )
+
+    async def run_store(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """Store calls are blocking; run them off the event loop."""
+        return await anyio.to_thread.run_sync(lambda: fn(self.store, *args, **kwargs))
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+        await self.digest_client.aclose()
+        self.pool.close()
+        self.store.dispose()

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from sift_api.app import create_app
+from tests.support.config import fake_resolver, make_config
+from tests.support.site import LocalSite, Reply
+
+ARTICLE = b"""<!doctype html><html lang="en"><head><title>Lighthouses of the North</title>
+<meta name="author" content="Ada Keeper"><meta name="description" content="A short history.">
+</head><body><nav><a href="/">Home</a> | <a href="/about">About</a></nav>
+<article><h1>Lighthouses of the North</h1>
+<p>The first lighthouse on the northern cape was lit in 1821 by the harbour board, after a
+winter in which three ships were lost on the rocks below the headland.</p>
+<h2>Keepers</h2>
+<p>Keepers lived on the rock for six weeks at a time. Their logbooks record the weather every
+four hours, the ships that passed, and the oil burned by the great lamp.</p>
+<ul><li>Weather every four hours</li><li>Passing ships</li><li>Oil burned</li></ul>
+<h2>Automation</h2>
+<p>The light was automated in 1984, when the last keeper left the rock. A solar panel now
+powers a small LED lantern that can be seen for eighteen nautical miles.</p>
+<p>See <a href="https://example.org/lights">the register of lights</a> for more.</p>
+</article><footer>Copyright the Lighthouse Society. All rights reserved.</footer></body></html>"""
+
+DATA = json.dumps({"items": [{"name": "a", "n": 1}, {"name": "b", "n": 2}]}).encode()
+
+
+@pytest.fixture
+def site() -> Iterator[LocalSite]:
+    routes = {
+        "/article": Reply(body=ARTICLE),
+        "/data.json": Reply(body=DATA, content_type="application/json"),
+        "/notes.txt": Reply(body=b"alpha\nbeta\ngamma\nbeta two\n", content_type="text/plain"),
+        "/gone": Reply(status=404, body=b"gone", content_type="text/plain"),
+        "/boom": Reply(status=500, body=b"oops", content_type="text/plain"),
+        "/slow": Reply(body=ARTICLE, delay=3.0),
+        "/binary": Reply(body=b"\x00\x01", content_type="application/octet-stream"),
+        "/bomb": Reply(
+            body=gzip.compress(b"a" * 5_000_000),
+            content_type="text/plain",
+            headers={"Content-Encoding": "gzip"},
+        ),
+    }
+    with LocalSite(routes) as s:
+        routes["/to-private"] = Reply(
+            status=302, headers={"Location": f"http://127.0.0.2:{s.port}/article"}
+        )
+        routes["/to-article"] = Reply(status=302, headers={"Location": "/article"})
+        yield s
+
+
+# Names the injected resolver knows: one inside the test allowance, one loopback address
+# outside it (so a broken guard could at worst reach loopback, never a private network).
+NAMES = {"docs.sift-test.dev": ["127.0.0.1"], "intranet.sift-test.dev": ["127.0.0.2"]}
+
+MakeClient = Callable[..., TestClient]
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, site: LocalSite) -> Iterator[MakeClient]:
+    clients: list[TestClient] = []
+
+    def make(ports: list[int] | None = None, **sections: dict) -> TestClient:
+        config = make_config(tmp_path, ports or [site.port], **sections)
+        client = TestClient(create_app(config, resolver=fake_resolver(NAMES)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: MakeClient) -> TestClient:
+    return make_client()

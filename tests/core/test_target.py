@@ -1,0 +1,49 @@
+import pytest
+
+from sift_fetch.errors import BadRequest
+from sift_fetch.target import Target, parse_target
+
+
+def test_defaults_and_all_fields() -> None:
+    assert parse_target({"url": " https://example.com/ "}) == Target("https://example.com/")
+    full = parse_target(
+        {
+            "url": "https://example.com/a.pdf",
+            "mode": "full",
+            "question": "what?",
+            "pages": "1-3,7",
+            "grep": "foo",
+            "jq": ".a",
+            "context": True,
+            "recover": True,
+        }
+    )
+    assert full.mode == "full" and full.pages == "1-3,7" and full.context and full.recover
+    assert "url" not in full.options() and full.options()["jq"] == ".a"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ([], "body must be a JSON object"),
+        ({}, "field url must be a non-empty string"),
+        ({"url": 5}, "field url must be a non-empty string"),
+        ({"url": "http://a", "bogus": 1}, "unknown field bogus"),
+        ({"url": "http://a", "mode": "pretty"}, "field mode must be one of clean, full, raw"),
+        ({"url": "http://a", "grep": ""}, "field grep must be a non-empty string"),
+        ({"url": "http://a", "jq": 3}, "field jq must be a non-empty string"),
+        ({"url": "http://a", "context": "yes"}, "field context must be true or false"),
+        ({"url": "http://a", "question": "x" * 5000}, "field question is longer than"),
+        ({"url": "http://a/" + "x" * 5000}, "field url is longer than"),
+    ],
+)
+def test_bad_fields_are_named(body: object, message: str) -> None:
+    with pytest.raises(BadRequest) as err:
+        parse_target(body)
+    assert message in err.value.message
+    assert err.value.http_status == 400
+
+
+def test_where_prefixes_batch_fields() -> None:
+    with pytest.raises(BadRequest, match=r"targets\[3\]\.mode"):
+        parse_target({"url": "http://a", "mode": 1}, where="targets[3].")
