@@ -1,0 +1,129 @@
+"""Fetch cache: round trip, TTL, upsert, partition by key, LRU eviction under the byte budget."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import sqlalchemy as sa
+
+from sift_store.cache import (
+    cache_bytes,
+    cache_get,
+    cache_purge_expired,
+    cache_put,
+    fetch_cache,
+)
+from sift_store.engine import Store
+
+T0 = 1_700_000_000.0
+BIG = 1 << 30
+
+
+def _env(tag: str, size: int = 100) -> str:
+    """An envelope of exactly SIZE bytes (UTF-8)."""
+    head = f'{{"content": "{tag}'
+    return head + "x" * (size - len(head) - 2) + '"}'
+
+
+def _keys(store: Store) -> set[str]:
+    with store.read() as conn:
+        return set(conn.execute(sa.select(fetch_cache.c.key)).scalars())
+
+
+def _row_bytes(store: Store) -> int:
+    with store.read() as conn:
+        return conn.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(fetch_cache.c.nbytes), 0))
+        ).scalar_one()
+
+
+def test_round_trip(store: Store) -> None:
+    env = '{"success": true, "content": "h\\u00e9llo \u00e9t\u00e9"}'
+    cache_put(store, "k1", "standard", env, 60, BIG, T0)
+    assert cache_get(store, "k1", T0 + 1) == env
+    assert cache_get(store, "missing", T0 + 1) is None
+    assert cache_bytes(store) == len(env.encode())  # bytes, not characters
+
+
+def test_entry_expires_after_its_ttl(store: Store) -> None:
+    cache_put(store, "k", "standard", _env("a"), 60, BIG, T0)
+    assert cache_get(store, "k", T0 + 59.9) is not None
+    assert cache_get(store, "k", T0 + 60) is None
+
+
+def test_put_replaces_the_entry_and_its_size(store: Store) -> None:
+    cache_put(store, "k", "standard", _env("old", 300), 60, BIG, T0)
+    cache_put(store, "k", "standard", _env("new", 120), 60, BIG, T0 + 100)
+    assert cache_get(store, "k", T0 + 101) == _env("new", 120)  # and a fresh TTL
+    assert cache_bytes(store) == 120 == _row_bytes(store)
+
+
+def test_caller_classes_are_separate_entries(store: Store) -> None:
+    # The fetch package folds the caller class into the key; the store keeps keys apart.
+    cache_put(store, "std:url", "standard", _env("std"), 60, BIG, T0)
+    cache_put(store, "res:url", "restricted", _env("res"), 60, BIG, T0)
+    assert cache_get(store, "std:url", T0) == _env("std")
+    assert cache_get(store, "res:url", T0) == _env("res")
+    with store.read() as conn:
+        classes = dict(conn.execute(sa.select(fetch_cache.c.key, fetch_cache.c.caller_class)).all())
+    assert classes == {"std:url": "standard", "res:url": "restricted"}
+
+
+def test_least_recently_used_goes_first_over_the_budget(store: Store) -> None:
+    budget = 350
+    for i, key in enumerate("abc"):
+        cache_put(store, key, "standard", _env(key), 600, budget, T0 + i)
+    assert cache_get(store, "a", T0 + 10) is not None  # a is now the most recently used
+    cache_put(store, "d", "standard", _env("d"), 600, budget, T0 + 11)
+    assert _keys(store) == {"a", "c", "d"}
+    cache_put(store, "e", "standard", _env("e", 200), 600, budget, T0 + 12)
+    assert _keys(store) == {"d", "e"}  # c then a: freed just enough, in LRU order
+    assert cache_bytes(store) == 300 == _row_bytes(store)
+
+
+def test_expired_entries_are_evicted_before_live_ones(store: Store) -> None:
+    budget = 300
+    cache_put(store, "old-live", "standard", _env("1"), 600, budget, T0)
+    cache_put(store, "new-dead", "standard", _env("2"), 5, budget, T0 + 1)
+    cache_put(store, "x", "standard", _env("3"), 600, budget, T0 + 2)
+    cache_put(store, "y", "standard", _env("4"), 600, budget, T0 + 10)
+    assert _keys(store) == {"old-live", "x", "y"}
+
+
+def test_an_envelope_bigger_than_the_budget_is_not_cached(store: Store) -> None:
+    cache_put(store, "small", "standard", _env("s"), 600, 500, T0)
+    cache_put(store, "huge", "standard", _env("h", 501), 600, 500, T0 + 1)
+    assert _keys(store) == {"small"}
+
+
+def test_purge_expired(store: Store) -> None:
+    cache_put(store, "short", "standard", _env("s"), 10, BIG, T0)
+    cache_put(store, "long", "standard", _env("l", 150), 1000, BIG, T0)
+    assert cache_purge_expired(store, T0 + 5) == 0
+    assert cache_purge_expired(store, T0 + 10) == 1
+    assert _keys(store) == {"long"}
+    assert cache_bytes(store) == 150
+
+
+def test_purge_heals_a_drifted_total(store: Store) -> None:
+    cache_put(store, "a", "standard", _env("a"), 600, BIG, T0)
+    cache_put(store, "b", "standard", _env("b"), 600, BIG, T0)
+    with store.write() as conn:  # rows removed behind the store's back
+        conn.execute(sa.delete(fetch_cache).where(fetch_cache.c.key == "a"))
+    cache_purge_expired(store, T0)
+    assert cache_bytes(store) == 100
+
+
+def test_concurrent_puts_keep_the_total_exact_and_within_budget(store: Store) -> None:
+    budget, n = 2_000, 40
+    start = threading.Barrier(n)
+
+    def put(i: int) -> None:
+        start.wait(timeout=30)
+        # Half the writers hit keys another writer also writes: upserts race with inserts.
+        cache_put(store, f"k{i % 25}", "standard", _env(str(i), 100 + i), 600, budget, T0 + i)
+
+    with ThreadPoolExecutor(n) as pool:
+        list(pool.map(put, range(n)))
+    assert cache_bytes(store) == _row_bytes(store) <= budget

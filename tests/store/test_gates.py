@@ -1,0 +1,158 @@
+"""Gate slots: limits per scope, release, renew, lease lapse, and no overshoot under races."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from sift_store.engine import Store
+from sift_store.gates import (
+    GateLimits,
+    acquire_slot,
+    live_slots,
+    release_holder,
+    release_slot,
+    renew_slot,
+)
+from tests.store._procs import acquire_proc, run_spawned
+
+NOW = 1000.0
+WIDE = GateLimits(global_=100, per_host=100, per_caller=100)
+
+
+def _acquire(
+    store: Store,
+    *,
+    host: str = "example.com",
+    caller: str = "alice",
+    limits: GateLimits = WIDE,
+    lease: float = 60.0,
+    now: float = NOW,
+    holder: str = "test",
+) -> int | None:
+    return acquire_slot(
+        store,
+        holder=holder,
+        host=host,
+        caller=caller,
+        limits=limits,
+        lease_seconds=lease,
+        now=now,
+    )
+
+
+def test_global_limit(store: Store) -> None:
+    limits = GateLimits(global_=3, per_host=100, per_caller=100)
+    got = [_acquire(store, host=f"h{i}", caller=f"c{i}", limits=limits) for i in range(5)]
+    assert [g is not None for g in got] == [True, True, True, False, False]
+    assert live_slots(store, NOW) == 3
+
+
+def test_per_host_limit_leaves_other_hosts_free(store: Store) -> None:
+    limits = GateLimits(global_=100, per_host=2, per_caller=100)
+    assert _acquire(store, host="a.example", limits=limits) is not None
+    assert _acquire(store, host="a.example", limits=limits) is not None
+    assert _acquire(store, host="a.example", limits=limits) is None
+    assert _acquire(store, host="b.example", limits=limits) is not None
+
+
+def test_per_caller_limit_leaves_other_callers_free(store: Store) -> None:
+    limits = GateLimits(global_=100, per_host=100, per_caller=2)
+    assert _acquire(store, caller="alice", host="a", limits=limits) is not None
+    assert _acquire(store, caller="alice", host="b", limits=limits) is not None
+    assert _acquire(store, caller="alice", host="c", limits=limits) is None
+    assert _acquire(store, caller="bob", host="c", limits=limits) is not None
+
+
+def test_release_frees_the_slot(store: Store) -> None:
+    limits = GateLimits(global_=1, per_host=1, per_caller=1)
+    slot = _acquire(store, limits=limits)
+    assert slot is not None
+    assert _acquire(store, limits=limits) is None
+    release_slot(store, slot)
+    release_slot(store, slot)  # twice is harmless
+    assert live_slots(store, NOW) == 0
+    assert _acquire(store, limits=limits) is not None
+
+
+def test_slot_ids_are_never_reused(store: Store) -> None:
+    # A late release from a process whose slot was reaped must not free a newer slot.
+    first = _acquire(store)
+    assert first is not None
+    release_slot(store, first)
+    second = _acquire(store)
+    assert second is not None and second != first
+
+
+def test_lapsed_lease_gives_capacity_back(store: Store) -> None:
+    limits = GateLimits(global_=2, per_host=2, per_caller=2)
+    assert _acquire(store, limits=limits, lease=10) is not None
+    assert _acquire(store, limits=limits, lease=10) is not None
+    assert _acquire(store, limits=limits, now=NOW + 5) is None
+    assert live_slots(store, NOW + 10) == 2  # the lease holds up to and including lease_until
+    assert live_slots(store, NOW + 11) == 0
+    # The holders "died" without releasing: their leases lapsed, so the capacity is back.
+    assert _acquire(store, limits=limits, now=NOW + 11) is not None
+    assert _acquire(store, limits=limits, now=NOW + 11) is not None
+    assert _acquire(store, limits=limits, now=NOW + 11) is None
+
+
+def test_renew_keeps_the_slot_past_its_first_lease(store: Store) -> None:
+    limits = GateLimits(global_=1, per_host=1, per_caller=1)
+    slot = _acquire(store, limits=limits, lease=10)
+    assert slot is not None
+    assert renew_slot(store, slot, NOW + 100)
+    assert _acquire(store, limits=limits, now=NOW + 50) is None
+    assert live_slots(store, NOW + 50) == 1
+    release_slot(store, slot)
+    assert not renew_slot(store, slot, NOW + 200)
+
+
+def test_renew_after_the_slot_was_reaped_fails(store: Store) -> None:
+    slot = _acquire(store, lease=10)
+    assert slot is not None
+    assert _acquire(store, now=NOW + 20) is not None  # reaps the lapsed slot
+    assert not renew_slot(store, slot, NOW + 100)
+
+
+def test_release_holder_frees_all_of_its_slots(store: Store) -> None:
+    for _ in range(3):
+        assert _acquire(store, holder="dying") is not None
+    assert _acquire(store, holder="other") is not None
+    assert release_holder(store, "dying") == 3
+    assert live_slots(store, NOW) == 1
+
+
+def _race(store: Store, n: int, limits: GateLimits, hosts: int) -> list[int | None]:
+    """N threads released at once, each acquiring one slot on one of HOSTS hosts."""
+    start = threading.Barrier(n)
+
+    def one(i: int) -> int | None:
+        start.wait(timeout=30)
+        return _acquire(store, holder=f"t{i}", host=f"h{i % hosts}", limits=limits)
+
+    with ThreadPoolExecutor(n) as pool:
+        return list(pool.map(one, range(n)))
+
+
+def test_threads_racing_never_exceed_the_global_limit(store: Store) -> None:
+    limits = GateLimits(global_=8, per_host=100, per_caller=100)
+    got = _race(store, 40, limits, hosts=5)
+    assert sum(g is not None for g in got) == 8
+    assert live_slots(store, NOW) == 8
+
+
+def test_threads_racing_never_exceed_the_per_host_limit(store: Store) -> None:
+    limits = GateLimits(global_=100, per_host=2, per_caller=100)
+    got = _race(store, 40, limits, hosts=4)
+    assert sum(g is not None for g in got) == 8  # 2 for each of the 4 hosts
+    assert live_slots(store, NOW) == 8
+
+
+def test_processes_racing_never_exceed_the_global_limit(store: Store) -> None:
+    url = store.engine.url.render_as_string(hide_password=False)
+    limits = GateLimits(global_=8, per_host=100, per_caller=100)
+    results = run_spawned(acquire_proc, [(url, 5, limits)] * 6)
+    slots = [s for r in results for s in r]
+    assert len(slots) == 8 and len(set(slots)) == 8
+    assert live_slots(store, NOW) == 8
