@@ -52,7 +52,9 @@ def cache_key(caller: Caller, url: str, target: Target) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-async def fetch_target(rt: Runtime, caller: Caller, target: Target, *, batch: bool = False) -> Result:
+async def fetch_target(
+    rt: Runtime, caller: Caller, target: Target, *, batch: bool = False
+) -> Result:
     """Never raises a FetchError: a failure comes back as a failure envelope and its outcome."""
     started = time.monotonic()
     host: str | None = None

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from sift_fetch.errors import BadRequest
+from sift_fetch.pages import validate_pages
 
 Mode = Literal["clean", "full", "raw"]
 MODES: tuple[Mode, ...] = ("clean", "full", "raw")
@@ -70,6 +71,11 @@ def parse_target(body: Any, *, where: str = "") -> Target:
         if len(value) > MAX_PROGRAM_CHARS:
             raise BadRequest(f"field {where}{name} is longer than {MAX_PROGRAM_CHARS} characters")
         values[name] = value
+    if "pages" in values:
+        try:
+            validate_pages(values["pages"])
+        except BadRequest as exc:
+            raise BadRequest(f"{where}{exc.detail}") from None
     for name in _BOOL_FIELDS:
         value = body.get(name, False)
         if not isinstance(value, bool):

@@ -9,7 +9,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from sift_api.app import create_app
-from tests.support.config import fake_resolver, make_config
+from tests.support.config import make_config
+from tests.support.net import Connector, Resolver
 from tests.support.site import LocalSite, Reply
 
 ARTICLE = b"""<!doctype html><html lang="en"><head><title>Lighthouses of the North</title>
@@ -48,10 +49,10 @@ def site() -> Iterator[LocalSite]:
         ),
     }
     with LocalSite(routes) as s:
-        routes["/to-private"] = Reply(
+        s.routes["/to-private"] = Reply(
             status=302, headers={"Location": f"http://127.0.0.2:{s.port}/article"}
         )
-        routes["/to-article"] = Reply(status=302, headers={"Location": "/article"})
+        s.routes["/to-article"] = Reply(status=302, headers={"Location": "/article"})
         yield s
 
 
@@ -68,7 +69,8 @@ def make_client(tmp_path: Path, site: LocalSite) -> Iterator[MakeClient]:
 
     def make(ports: list[int] | None = None, **sections: dict) -> TestClient:
         config = make_config(tmp_path, ports or [site.port], **sections)
-        client = TestClient(create_app(config, resolver=fake_resolver(NAMES)))
+        app = create_app(config, resolver=Resolver(NAMES), connector=Connector())
+        client = TestClient(app)
         client.__enter__()
         clients.append(client)
         return client

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 from starlette.testclient import TestClient
@@ -153,8 +154,8 @@ def test_recover_fetches_the_archived_copy(make_client: MakeClient, site: LocalS
 
     snapshot = site.url("/article")
     site.routes["/wayback"] = Reply(
-        body=(
-            '{"archived_snapshots": {"closest": {"available": true, "url": "%s"}}}' % snapshot
+        body=json.dumps(
+            {"archived_snapshots": {"closest": {"available": True, "url": snapshot}}}
         ).encode(),
         content_type="application/json",
     )

@@ -60,7 +60,11 @@ def test_tokens_never_reach_the_log(
     client: TestClient, site: LocalSite, log_lines: io.StringIO
 ) -> None:
     client.post("/v1/fetch", json={"url": site.url("/article")}, headers=auth("alice"))
-    client.post("/v1/fetch", json={"url": site.url("/article")}, headers={"Authorization": "Bearer leaked-guess"})
+    client.post(
+        "/v1/fetch",
+        json={"url": site.url("/article")},
+        headers={"Authorization": "Bearer leaked-guess"},
+    )
     raw = log_lines.getvalue()
     assert requests_logged(log_lines)[1]["status"] == 401
     for token in (*TOKENS.values(), "leaked-guess"):

@@ -38,17 +38,19 @@ def test_serve_from_config_file(tmp_path: Path) -> None:
     from sift_fetch.callers import token_hash
 
     port = free_port()
-    with LocalSite({"/hello.txt": Reply(body=b"hello from loopback", content_type="text/plain")}) as site:
+    with LocalSite(
+        {"/hello.txt": Reply(body=b"hello from loopback", content_type="text/plain")}
+    ) as site:
         config = tmp_path / "sift.toml"
         config.write_text(
             f"""
 [server]
 port = {port}
 [store]
-url = "sqlite:///{tmp_path / 'api.db'}"
+url = "sqlite:///{tmp_path / "api.db"}"
 [[callers]]
 name = "alice"
-token_sha256 = "{token_hash(TOKENS['alice'])}"
+token_sha256 = "{token_hash(TOKENS["alice"])}"
 [guard]
 allow_cidrs = ["127.0.0.1/32"]
 allow_ports = [{site.port}]
@@ -68,7 +70,10 @@ allow_ports = [{site.port}]
         finally:
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=30)
-        assert proc.returncode == 0
+        # uvicorn shuts down gracefully, then re-raises the signal it caught (systemd counts
+        # death by SIGTERM as a clean stop).
+        assert proc.returncode in (0, -signal.SIGTERM)
+        assert "Traceback" not in err
         assert "GUARD ESCAPE HATCH" in err  # the allowance is announced loudly
 
 

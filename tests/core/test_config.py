@@ -101,7 +101,11 @@ def test_unreadable_and_invalid_files(tmp_path: Path) -> None:
 
 def test_callers_authenticate_by_token_hash() -> None:
     config = parse_config(
-        {"callers": [{"name": "hermes", "token_sha256": token_hash("s3cret"), "class": "restricted"}]}
+        {
+            "callers": [
+                {"name": "hermes", "token_sha256": token_hash("s3cret"), "class": "restricted"}
+            ]
+        }
     )
     table = CallerTable(config.callers)
     caller = table.authenticate("s3cret")

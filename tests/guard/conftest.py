@@ -18,10 +18,10 @@ import httpcore
 import pytest
 
 from sift_fetch.config import FetchConfig
-from sift_fetch.guard import IPAddress, Policy, tcp_connector
+from sift_fetch.guard import IPAddress, Policy
 from sift_fetch.http import HttpClient
+from tests.support.net import Connector, Resolver
 
-LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
 OUTSIDE = "127.0.0.2"  # loopback, but outside the test allowance
 
 
@@ -33,35 +33,6 @@ def anyio_backend() -> str:
 def loopback_policy(*ports: int) -> Policy:
     """The explicit test-only allowance: 127.0.0.1 and the test servers' ports."""
     return Policy(allow_networks=(ipaddress.ip_network("127.0.0.1/32"),), allow_ports=ports)
-
-
-class Connector:
-    """Opens real TCP streams, but only to addresses in `allowed`; anything else fails the test
-    before a socket exists. `allowed=()` means any call at all is a failure."""
-
-    def __init__(self, allowed: tuple[IPAddress, ...] = (LOOPBACK,)) -> None:
-        self.allowed = allowed
-        self.calls: list[tuple[IPAddress, int]] = []
-
-    async def __call__(self, ip: IPAddress, port: int) -> httpcore.AsyncNetworkStream:
-        self.calls.append((ip, port))
-        if ip not in self.allowed:
-            pytest.fail(f"connector asked for {ip}:{port}; only {self.allowed} may be reached")
-        return await tcp_connector(ip, port)
-
-
-class Resolver:
-    """A fixed table of names; unknown names fail like NXDOMAIN. Records every question."""
-
-    def __init__(self, names: dict[str, list[str]]) -> None:
-        self.names = names
-        self.calls: list[str] = []
-
-    async def __call__(self, host: str, port: int) -> list[str]:
-        self.calls.append(host)
-        if host not in self.names:
-            raise socket.gaierror(socket.EAI_NONAME, "name not known")
-        return self.names[host]
 
 
 Handler = Callable[[bytes], bytes]

@@ -11,7 +11,8 @@ import pytest
 
 from sift_fetch.errors import Blocked, UpstreamFailed
 from sift_fetch.guard import GuardedBackend, IPAddress, Policy, system_resolver
-from tests.guard.conftest import LOOPBACK, Connector, RawServer, Resolver, loopback_policy
+from tests.guard.conftest import RawServer, loopback_policy
+from tests.support.net import LOOPBACK, Connector, Resolver
 
 pytestmark = pytest.mark.anyio
 

@@ -13,15 +13,8 @@ import pytest
 
 from sift_fetch.errors import Blocked, Timeout, UpstreamFailed
 from sift_fetch.guard import IPAddress
-from tests.guard.conftest import (
-    LOOPBACK,
-    OUTSIDE,
-    Connector,
-    MakeClient,
-    RawServer,
-    Resolver,
-    header_of,
-)
+from tests.guard.conftest import OUTSIDE, MakeClient, RawServer, header_of
+from tests.support.net import LOOPBACK, Connector, Resolver
 from tests.support.site import LocalSite, Reply
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from sift_fetch.errors import Blocked, UpstreamFailed
-from tests.guard.conftest import LOOPBACK, OUTSIDE, Connector, MakeClient, Resolver
+from tests.guard.conftest import OUTSIDE, MakeClient
+from tests.support.net import LOOPBACK, Connector, Resolver
 from tests.support.site import LocalSite, Reply
 
 pytestmark = pytest.mark.anyio

@@ -12,7 +12,8 @@ import trustme
 
 from sift_fetch.errors import UpstreamFailed
 from sift_fetch.guard import GuardedBackend, GuardedTransport
-from tests.guard.conftest import Connector, MakeClient, RawServer, Resolver, loopback_policy
+from tests.guard.conftest import MakeClient, RawServer, loopback_policy
+from tests.support.net import Connector, Resolver
 
 pytestmark = pytest.mark.anyio
 

@@ -31,15 +31,3 @@ def make_config(tmp_path: Path, ports: list[int], **sections: dict[str, Any]) ->
 
 def auth(name: str = "alice") -> dict[str, str]:
     return {"Authorization": f"Bearer {TOKENS[name]}"}
-
-
-def fake_resolver(names: dict[str, list[str]]):  # type: ignore[no-untyped-def]
-    """An injected resolver: known names map to the given (loopback) addresses; anything else
-    does not resolve, so no test ever asks real DNS."""
-
-    async def resolve(host: str, _port: int) -> list[str]:
-        if host in names:
-            return names[host]
-        raise OSError(f"test resolver: unknown name {host}")
-
-    return resolve
