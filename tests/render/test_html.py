@@ -1,0 +1,154 @@
+"""HTML rendering on a real article page: clean Markdown, full text, raw body, decoding."""
+
+from __future__ import annotations
+
+import pytest
+
+from sift_fetch.errors import BadRequest, Unsupported
+from sift_fetch.render import render
+from sift_fetch.target import Target
+from tests.render.conftest import ARTICLE_URL, make_doc
+
+BOILERPLATE = ("Cookie settings", "Shop our seeds", "Related posts", "Copyright 2024", "Privacy")
+NEVER = ("SCRIPT_TEXT_MUST_NOT_APPEAR", "STYLE_TEXT_MUST_NOT_APPEAR", "HIDDEN_TEXT_MUST_NOT_APPEAR")
+
+
+def test_clean_is_the_article_as_markdown(article) -> None:  # type: ignore[no-untyped-def]
+    out = render(article, Target(ARTICLE_URL), 60_000)
+    lines = out.content.splitlines()
+    assert out.title == "Growing Tomatoes on a Balcony"
+    assert "# Growing Tomatoes on a Balcony" in lines
+    assert "## Choosing a variety" in lines
+    assert "### Blossom end rot" in lines
+    assert "- Sungold: sweet orange cherries, very productive" in lines
+    assert "| Variety | Pot size | Days to harvest |" in lines
+    assert "| Sungold | 20 l | 65 |" in lines
+    assert "Water deeply every morning in hot weather" in out.content
+    # Link text stays, link targets do not: context lists them instead.
+    assert "choosing a variety" in out.content
+    assert "example.org" not in out.content and "](" not in out.content
+    for text in BOILERPLATE + NEVER:
+        assert text not in out.content
+    assert out.truncated is False
+    assert out.context is None
+    assert out.passages == []
+
+
+def test_full_is_every_visible_line(article) -> None:  # type: ignore[no-untyped-def]
+    out = render(article, Target(ARTICLE_URL, mode="full"), 60_000)
+    lines = out.content.splitlines()
+    for text in (
+        "Home",
+        "Shop our seeds",
+        "Growing Tomatoes on a Balcony",
+        "Related posts",
+        "Tumbling Tom | 10 l | 60",
+        "Roma: a paste tomato for sauces",
+    ):
+        assert text in lines
+    assert any(line.startswith("Copyright 2024") for line in lines)
+    for text in NEVER:
+        assert text not in out.content
+    assert all(line == " ".join(line.split()) for line in lines)  # whitespace collapsed
+
+
+def test_raw_is_the_decoded_body(article) -> None:  # type: ignore[no-untyped-def]
+    out = render(article, Target(ARTICLE_URL, mode="raw"), 1_000_000)
+    assert out.content == article.body.decode("utf-8")
+    assert out.title == "Growing Tomatoes on a Balcony"
+
+
+def test_page_without_main_content_falls_back_to_its_text() -> None:
+    doc = make_doc(
+        "<html><body><a href='/a'>Alpha</a> <a href='/b'>Beta</a></body></html>", "text/html"
+    )
+    out = render(doc, Target(doc.url), 10_000)
+    assert "Alpha" in out.content and "Beta" in out.content
+
+
+def test_charset_comes_from_meta_when_the_header_has_none() -> None:
+    html = (
+        '<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head>'
+        "<body><p>\u201cQuoted\u201d caf\xe9 cr\xe8me br\xfbl\xe9e.</p></body></html>"
+    )
+    doc = make_doc(html.encode("cp1252"), "text/html")
+    out = render(doc, Target(doc.url, mode="full"), 10_000)
+    assert "\u201cQuoted\u201d café crème brûlée." in out.content
+
+
+def test_latin1_label_is_read_as_windows_1252() -> None:
+    doc = make_doc(b"<p>it\x92s</p>", "text/html; charset=ISO-8859-1")
+    doc = type(doc)(doc.url, doc.content_type, "ISO-8859-1", doc.body)
+    assert "it\u2019s" in render(doc, Target(doc.url, mode="full"), 100).content
+
+
+def test_undecodable_bytes_do_not_fail() -> None:
+    doc = make_doc(b"<p>ok \xff\xfe bytes</p>", "text/html; charset=utf-8")
+    doc = type(doc)(doc.url, doc.content_type, "utf-8", doc.body)
+    assert "ok" in render(doc, Target(doc.url, mode="full"), 100).content
+
+
+@pytest.mark.parametrize("mode", ["clean", "full"])
+def test_hostile_nesting_renders(mode: str) -> None:
+    depth = 100_000  # past libxml2's depth limit: the parser drops the excess, nothing crashes
+    doc = make_doc("<p>before</p>" + "<div>" * depth + "deep" + "</div>" * depth, "text/html")
+    assert "before" in render(doc, Target(doc.url, mode=mode), 1000).content
+
+
+def test_fragments_and_xml_declarations_parse() -> None:
+    fragment = make_doc("<p>just a fragment</p>", "text/html")
+    assert render(fragment, Target(fragment.url), 100).content == "just a fragment"
+    xhtml = make_doc(
+        "<?xml version='1.0' encoding='utf-8'?><html><body><p>xhtml body</p></body></html>",
+        "application/xhtml+xml",
+    )
+    assert "xhtml body" in render(xhtml, Target(xhtml.url, mode="full"), 100).content
+
+
+def test_empty_html_is_unsupported() -> None:
+    with pytest.raises(Unsupported):
+        render(make_doc("   ", "text/html"), Target(ARTICLE_URL), 100)
+
+
+def test_truncation_cuts_at_a_line_boundary(article) -> None:  # type: ignore[no-untyped-def]
+    whole = render(article, Target(ARTICLE_URL, mode="full"), 60_000).content
+    out = render(article, Target(ARTICLE_URL, mode="full"), 300)
+    assert out.truncated is True
+    assert len(out.content) <= 300
+    assert whole.startswith(out.content) and whole[len(out.content)] == "\n"
+
+
+@pytest.mark.parametrize("content_type", ["image/png", "application/zip", "video/mp4"])
+def test_other_types_are_unsupported_with_a_browser_hint(content_type: str) -> None:
+    with pytest.raises(Unsupported) as caught:
+        render(make_doc(b"\x89PNG....", content_type), Target(ARTICLE_URL), 100)
+    assert content_type in caught.value.message
+    assert caught.value.hint == "browser"
+
+
+def test_unlabelled_html_is_sniffed() -> None:
+    doc = make_doc(
+        b"<!DOCTYPE html><html><body><p>sniffed</p></body></html>", "application/octet-stream"
+    )
+    assert "sniffed" in render(doc, Target(doc.url, mode="full"), 100).content
+
+
+@pytest.mark.parametrize(("field", "value"), [("jq", ".a"), ("pages", "1")])
+def test_format_specific_options_are_refused_on_html(article, field, value) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(BadRequest) as caught:
+        render(article, Target(ARTICLE_URL, **{field: value}), 100)
+    assert field in caught.value.message and "HTML" in caught.value.message
+
+
+def test_text_types_are_returned_as_they_are() -> None:
+    csv = "name,qty\napples,3\npears,5\n"
+    out = render(make_doc(csv, "text/csv; charset=utf-8"), Target(ARTICLE_URL), 1000)
+    assert out.content == csv
+    assert out.title is None
+
+
+def test_byte_order_mark_wins_over_a_wrong_label() -> None:
+    body = "\ufeff<p>naïve café</p>".encode("utf-16-le")
+    doc = make_doc(body, "text/html; charset=iso-8859-1")
+    doc = type(doc)(doc.url, doc.content_type, "iso-8859-1", doc.body)
+    assert render(doc, Target(doc.url, mode="full"), 100).content == "naïve café"
