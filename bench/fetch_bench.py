@@ -55,8 +55,12 @@ def site_pages(root: Path) -> list[str]:
     for name in pages:
         (root / name).write_bytes((PAGE / name).read_bytes())
     if not pages:
-        body = "".join(f"<h2>Part {i}</h2><p>{'Lorem ipsum dolor sit amet. ' * 20}</p>" for i in range(12))
-        (root / "article.html").write_text(f"<html><head><title>T</title></head><body><article>{body}</article></body></html>")
+        body = "".join(
+            f"<h2>Part {i}</h2><p>{'Lorem ipsum dolor sit amet. ' * 20}</p>" for i in range(12)
+        )
+        (root / "article.html").write_text(
+            f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
+        )
         pages = ["article.html"]
     return pages
 
@@ -86,29 +90,39 @@ async def bench(args: argparse.Namespace, api: str, site: str, pages: list[str])
         async def direct(url: str) -> None:
             (await client.get(url)).raise_for_status()
 
-        async def via_sift(url: str) -> None:
-            r = await client.post(f"{api}/v1/fetch", json={"url": url}, headers=headers)
-            if r.status_code != 200:
-                raise SystemExit(f"sift answered {r.status_code}: {r.text[:200]}")
+        def via_sift(mode: str):  # type: ignore[no-untyped-def]
+            async def send(url: str) -> None:
+                body = {"url": url, "mode": mode}
+                r = await client.post(f"{api}/v1/fetch", json=body, headers=headers)
+                if r.status_code != 200:
+                    raise SystemExit(f"sift answered {r.status_code}: {r.text[:200]}")
+
+            return send
 
         print(f"{len(pages)} page(s), {args.requests} requests per row")
         print(f"{'case':<28}{'conc':>5}{'req/s':>10}{'p50 ms':>10}{'ratio':>8}")
         run_id = 0
         for conc in args.concurrency:
             run_id += 1
-            unique = [f"{site}/{pages[i % len(pages)]}?r={run_id}-{i}" for i in range(args.requests)]
+            unique = [
+                f"{site}/{pages[i % len(pages)]}?r={run_id}-{i}" for i in range(args.requests)
+            ]
             base_rps, base_p50 = await run(unique, conc, direct)
             print(f"{'direct httpx GET':<28}{conc:>5}{base_rps:>10.0f}{base_p50:>10.1f}{1.0:>8.2f}")
-            rps, p50 = await run(unique, conc, via_sift)
-            print(f"{'sift /v1/fetch uncached':<28}{conc:>5}{rps:>10.0f}{p50:>10.1f}{base_rps / rps:>8.2f}")
-            rps, p50 = await run(unique, conc, via_sift)
-            print(f"{'sift /v1/fetch cached':<28}{conc:>5}{rps:>10.0f}{p50:>10.1f}{base_rps / rps:>8.2f}")
+            # raw mode isolates our fetch path (guard, gates, cache, envelope) from extraction.
+            for label, mode in (("raw", "raw"), ("clean", "clean")):
+                for state in ("uncached", "cached"):
+                    rps, p50 = await run(unique, conc, via_sift(mode))
+                    name = f"sift {label} {state}"
+                    print(f"{name:<28}{conc:>5}{rps:>10.0f}{p50:>10.1f}{base_rps / rps:>8.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=400)
-    parser.add_argument("--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8])
+    parser.add_argument(
+        "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"

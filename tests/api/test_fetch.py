@@ -175,3 +175,26 @@ def test_healthz_and_metrics(client: TestClient, site: LocalSite) -> None:
     assert 'sift_fetch_total{outcome="ok"}' in text
     assert 'sift_fetch_total{outcome="blocked"}' in text
     assert 'sift_http_requests_total{route="/v1/fetch",status="200"}' in text
+
+
+def test_question_with_digest_answer_cached_per_caller_class(
+    make_client: MakeClient, site: LocalSite
+) -> None:
+    from tests.support.site import Reply
+
+    completion = {"choices": [{"message": {"content": "It was automated in 1984."}}]}
+    site.routes["/llm/chat/completions"] = Reply(
+        body=json.dumps(completion).encode(), content_type="application/json"
+    )
+    client = make_client(digest={"url": site.url("/llm"), "model": "test-model"})
+    body = {"url": site.url("/article"), "question": "When was the light automated?"}
+    first = post(client, body).json()
+    assert first["answer"] == "It was automated in 1984." and "1984" in first["content"]
+    sent = json.loads(site.bodies[0])
+    assert sent["model"] == "test-model"
+    assert "1984" in json.dumps(sent["messages"])  # the passages went to the model
+    again = post(client, body, who="bob").json()  # same class: the cached answer
+    assert again["cached"] is True and again["answer"] == first["answer"]
+    other_class = post(client, body, who="spook").json()
+    assert other_class["cached"] is False
+    assert site.count("/llm/chat/completions") == 2

@@ -29,6 +29,7 @@ class LocalSite:
     def __init__(self, routes: dict[str, Route] | None = None) -> None:
         self.routes: dict[str, Route] = dict(routes or {})
         self.hits: list[str] = []
+        self.bodies: list[bytes] = []  # request bodies of POSTs, in arrival order
         self.inflight = 0
         self.peak_inflight = 0
         self._lock = threading.Lock()
@@ -41,6 +42,11 @@ class LocalSite:
                 pass
 
             def do_GET(self) -> None:
+                site._serve(self)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                site.bodies.append(self.rfile.read(length))
                 site._serve(self)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
