@@ -101,9 +101,7 @@ async def bench(args: argparse.Namespace, api: str, site: str, pages: list[str])
 
         print(f"{len(pages)} page(s), {args.requests} requests per row")
         print(f"{'case':<28}{'conc':>5}{'req/s':>10}{'p50 ms':>10}{'ratio':>8}")
-        run_id = 0
-        for conc in args.concurrency:
-            run_id += 1
+        for run_id, conc in enumerate(args.concurrency):
             unique = [
                 f"{site}/{pages[i % len(pages)]}?r={run_id}-{i}" for i in range(args.requests)
             ]

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -15,13 +15,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sift_api.auth import Unauthorized
+from sift_api.batch import ROUTES as BATCH_ROUTES
 from sift_api.bodycap import BodyCap
 from sift_api.fetch import v1_fetch
 from sift_api.observe import Observe
+from sift_api.openapi import openapi_json
 from sift_fetch.config import Config
 from sift_fetch.errors import FetchError
 from sift_fetch.guard import Resolver
 from sift_fetch.http import Connector
+from sift_fetch.metrics import metrics_registry
 from sift_fetch.runtime import Runtime
 from sift_store.engine import Store
 
@@ -37,8 +40,12 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True})
 
 
-async def metrics_endpoint(_request: Request) -> Response:
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+async def metrics_endpoint(request: Request) -> Response:
+    # Every process's counters (the worker's too, through PROMETHEUS_MULTIPROC_DIR) plus the
+    # batch gauges read from the store, which is why this runs off the event loop.
+    registry = metrics_registry(request.app.state.runtime.store)
+    body = await anyio.to_thread.run_sync(generate_latest, registry)
+    return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
 async def _fetch_error(request: Request, exc: Exception) -> JSONResponse:
@@ -49,7 +56,11 @@ async def _fetch_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _unauthorized(_request: Request, _exc: Exception) -> JSONResponse:
-    body = {"success": False, "error": "unauthorized: missing or unknown bearer token", "hint": None}
+    body = {
+        "success": False,
+        "error": "unauthorized: missing or unknown bearer token",
+        "hint": None,
+    }
     return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
 
 
@@ -72,8 +83,10 @@ def create_app(
     return Starlette(
         routes=[
             Route("/v1/fetch", v1_fetch, methods=["POST"]),
+            *BATCH_ROUTES,
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
+            Route("/openapi.json", openapi_json, methods=["GET"]),
         ],
         middleware=[Middleware(Observe), Middleware(BodyCap)],
         exception_handlers={FetchError: _fetch_error, Unauthorized: _unauthorized},

@@ -9,13 +9,17 @@ from sift_fetch.config import Config, ConfigError, load_config
 from sift_fetch.logs import configure_logging
 
 
-def load_or_exit(path: str | None) -> Config:
+def load_or_exit(path: str | None, *, announce: bool = True) -> Config:
+    """The config, or exit 2 naming the bad key. `announce=False` for a launcher whose
+    children will announce the same things themselves."""
     try:
         config = load_config(path)
     except ConfigError as exc:
         typer.echo(f"sift: config: {exc}", err=True)
         raise typer.Exit(2) from None
     configure_logging()
+    if not announce:
+        return config
     log = structlog.get_logger("sift")
     if config.guard.allow_cidrs or config.guard.allow_ports:
         # These open holes in the SSRF guard; they exist for tests and local demos only.

@@ -49,7 +49,7 @@ FIELDS = ("url", "mode", *_STRING_FIELDS, *_BOOL_FIELDS)
 def parse_target(body: Any, *, where: str = "") -> Target:
     """Validate one decoded JSON object into a Target; `where` prefixes field names in errors."""
     if not isinstance(body, dict):
-        raise BadRequest(f"{where or 'body'} must be a JSON object")
+        raise BadRequest(f"{where.rstrip('.') or 'body'} must be a JSON object")
     unknown = sorted(set(body) - set(FIELDS))
     if unknown:
         raise BadRequest(f"unknown field {where}{unknown[0]!s}")

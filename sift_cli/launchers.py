@@ -1,0 +1,91 @@
+"""The server side of `sift`: `serve` (the API), `worker` (the batch worker), and `up` (both,
+as child processes, for local use)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+
+import typer
+
+from sift_cli.exits import REFUSED
+from sift_cli.launch import load_or_exit
+from sift_cli.options import ConfigOpt
+from sift_cli.procs import (
+    Child,
+    ChildExited,
+    Terminated,
+    check_alive,
+    raise_on_sigterm,
+    spawn,
+    stop,
+    wait_healthy,
+)
+
+# `sift up` looks after its children this often.
+WATCH_SECONDS = 0.5
+
+
+def serve(config: ConfigOpt = None) -> None:
+    """Run the API server (uvicorn)."""
+    import uvicorn
+
+    from sift_api.app import create_app
+
+    cfg = load_or_exit(config)
+    uvicorn.run(
+        create_app(cfg),
+        host=cfg.server.host,
+        port=cfg.server.port,
+        access_log=False,
+        log_level="warning",
+    )
+
+
+def worker(config: ConfigOpt = None) -> None:
+    """Run the batch worker: claims targets from the store and fetches them, one at a time."""
+    from sift_worker.run import main
+
+    raise typer.Exit(main(load_or_exit(config)))
+
+
+def local_url(host: str, port: int) -> str:
+    """Where a client on this machine reaches a server bound to HOST."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def up(config: ConfigOpt = None) -> None:
+    """Run the API and the worker together (embedded SQLite by default); Ctrl-C stops both."""
+    cfg = load_or_exit(config, announce=False)
+    base = local_url(cfg.server.host, cfg.server.port)
+    args = ["--config", config] if config else []
+    # Both children write their counters here, so the API's /metrics shows the worker's too.
+    metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(
+        prefix="sift-metrics-"
+    )
+    env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+    children: list[Child] = []
+    raise_on_sigterm()
+    code = 0
+    try:
+        children.append(spawn("api", ["sift_cli", "serve", *args], env=env))
+        children.append(spawn("worker", ["sift_cli", "worker", *args], env=env))
+        wait_healthy(base, children)
+        typer.echo(f"sift: api on {base}, worker running; Ctrl-C stops both", err=True)
+        while True:
+            check_alive(children)
+            time.sleep(WATCH_SECONDS)
+    except (KeyboardInterrupt, Terminated):
+        typer.echo("sift: stopping the api and the worker", err=True)
+    except (ChildExited, TimeoutError) as exc:
+        typer.echo(f"sift: {exc}; stopping", err=True)
+        code = REFUSED
+    finally:
+        stop(children)
+        if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    raise typer.Exit(code)

@@ -1,0 +1,137 @@
+"""Child processes for `sift up` and `sift demo`: start, wait until healthy, stop for sure.
+
+Children run in their own session, so a Ctrl-C reaches only the launcher, which then stops
+them in order (SIGTERM, a grace period, SIGKILL). On Linux each child also asks the kernel for
+SIGTERM should the launcher die without cleaning up (PR_SET_PDEATHSIG), so nothing is left
+running even after a SIGKILL of the launcher.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import httpx
+
+STOP_GRACE = 15.0
+PR_SET_PDEATHSIG = 1
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _death_signal() -> Callable[[], None] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    # Looked up here, in the parent: the child runs only this one call between fork and exec.
+    prctl = ctypes.CDLL(name, use_errno=True).prctl
+
+    def set_pdeathsig() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+    return set_pdeathsig
+
+
+@dataclass
+class Child:
+    name: str
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+
+def spawn(
+    name: str,
+    args: Sequence[str],
+    *,
+    output: IO[Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> Child:
+    """Run `python -m ARGS…` with this interpreter (so the same install) and ENV added."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
+        start_new_session=True,
+        # Safe here: the launchers spawn before they start any thread of their own.
+        preexec_fn=_death_signal(),
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+    )
+    return Child(name, proc)
+
+
+def stop(children: Sequence[Child], grace: float = STOP_GRACE) -> None:
+    """SIGTERM every child, wait up to GRACE in all, SIGKILL whatever is left. Never raises."""
+    for child in children:
+        if child.running:
+            _signal(child, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for child in children:
+        try:
+            child.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _signal(child, signal.SIGKILL)
+            child.proc.wait()
+
+
+def _signal(child: Child, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        child.proc.send_signal(sig)
+
+
+class ChildExited(RuntimeError):
+    def __init__(self, child: Child) -> None:
+        super().__init__(f"the {child.name} process exited with code {child.proc.returncode}")
+        self.child = child
+
+
+def check_alive(children: Sequence[Child]) -> None:
+    for child in children:
+        if not child.running:
+            raise ChildExited(child)
+
+
+def wait_healthy(base_url: str, children: Sequence[Child], timeout: float = 60.0) -> None:
+    """Until GET /healthz answers 200; a child that exits meanwhile ends the wait at once."""
+    deadline = time.monotonic() + timeout
+    with httpx.Client(trust_env=False, timeout=2.0) as http:
+        while True:
+            check_alive(children)
+            try:
+                if http.get(f"{base_url}/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the api did not answer on {base_url} within {timeout:.0f} s")
+            time.sleep(0.1)
+
+
+class Terminated(Exception):
+    """SIGTERM to the launcher: stop the children the same way as on Ctrl-C."""
+
+
+def raise_on_sigterm() -> None:
+    def handler(_signum: int, _frame: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, handler)
