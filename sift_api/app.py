@@ -17,6 +17,7 @@ from starlette.routing import Route
 from sift_api.auth import Unauthorized
 from sift_api.batch import ROUTES as BATCH_ROUTES
 from sift_api.bodycap import BodyCap
+from sift_api.errors import error_response
 from sift_api.fetch import v1_fetch
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
@@ -50,9 +51,7 @@ async def metrics_endpoint(request: Request) -> Response:
 
 async def _fetch_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, FetchError)
-    request.state.outcome = exc.outcome
-    request.state.error = exc.message
-    return JSONResponse(exc.envelope(), status_code=exc.http_status)
+    return error_response(request, exc)
 
 
 async def _unauthorized(_request: Request, _exc: Exception) -> JSONResponse:

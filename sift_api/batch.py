@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -106,28 +105,6 @@ class BatchBusy(FetchError):
     default_hint = "retry"
 
 
-Handler = Callable[[Request], Awaitable[JSONResponse]]
-
-
-def _answers_errors(handler: Handler) -> Handler:
-    """FetchErrors become their envelope, with Retry-After whenever the error knows one."""
-
-    async def wrapped(request: Request) -> JSONResponse:
-        try:
-            return await handler(request)
-        except FetchError as exc:
-            request.state.outcome = exc.outcome
-            # The prefix only: a batch log line never carries a target's URL or host (seed §8),
-            # and a refusal's message can name either.
-            request.state.error = exc.prefix
-            headers = {}
-            if exc.retry_after is not None:
-                headers["Retry-After"] = str(max(1, round(exc.retry_after)))
-            return JSONResponse(exc.envelope(), status_code=exc.http_status, headers=headers)
-
-    return wrapped
-
-
 def _runtime(request: Request) -> tuple[Runtime, Caller]:
     rt: Runtime = request.app.state.runtime
     return rt, authenticate(request, rt.callers)
@@ -166,7 +143,6 @@ def validate_targets(body: Any, rt: Runtime) -> list[NewTarget]:
     return targets
 
 
-@_answers_errors
 async def submit(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     targets = validate_targets(await read_json(request), rt)
@@ -296,7 +272,6 @@ async def _wait_until_finished(rt: Runtime, job_id: str, caller: Caller, seconds
         await anyio.sleep(min(WAIT_POLL_SECONDS, remaining))
 
 
-@_answers_errors
 async def read_job(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     job_id = _job_id(request)
@@ -313,7 +288,6 @@ async def read_job(request: Request) -> JSONResponse:
     return JSONResponse(job_body(job, rt.config.batch.ttl, with_results=with_results))
 
 
-@_answers_errors
 async def read_target(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     job_id = _job_id(request)
@@ -330,7 +304,6 @@ async def read_target(request: Request) -> JSONResponse:
 # --- cancel -----------------------------------------------------------------------------------
 
 
-@_answers_errors
 async def cancel_job(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     now = time.time()

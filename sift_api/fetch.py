@@ -9,7 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from sift_api.auth import authenticate
-from sift_fetch.errors import BadRequest, Busy
+from sift_api.errors import error_response
+from sift_fetch.errors import BadRequest
 from sift_fetch.pipeline import fetch_target
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import parse_target
@@ -27,11 +28,8 @@ async def v1_fetch(request: Request) -> JSONResponse:
     caller = authenticate(request, rt.callers)
     target = parse_target(await read_json(request))
     result = await fetch_target(rt, caller, target)
-    request.state.outcome = result.outcome
     request.state.host = result.host
-    headers = {}
     if result.error is not None:
-        request.state.error = result.error.message
-        if isinstance(result.error, Busy):
-            headers["Retry-After"] = str(max(1, round(result.error.retry_after or 1)))
-    return JSONResponse(result.envelope, status_code=result.http_status, headers=headers)
+        return error_response(request, result.error)
+    request.state.outcome = result.outcome
+    return JSONResponse(result.envelope)

@@ -39,6 +39,12 @@ class Observe:
             metrics.REQUEST_SECONDS.labels(route).observe(elapsed)
             state = scope.get("state", {})
             caller = state.get("caller")
+            if route.startswith("/v1/batch"):
+                # A batch log line never carries a target's URL or host, for any caller
+                # (seed §8), and a refusal's message can name either: keep only its kind.
+                host, error = None, (state.get("error") or "").partition(":")[0] or None
+            else:
+                host, error = state.get("host"), state.get("error")
             log.info(
                 "http.request",
                 method=scope["method"],
@@ -47,5 +53,5 @@ class Observe:
                 duration_ms=round(elapsed * 1000, 1),
                 outcome=state.get("outcome"),
                 **caller_fields(caller),
-                **detail_fields(caller, state.get("host"), state.get("error")),
+                **detail_fields(caller, host, error),
             )
