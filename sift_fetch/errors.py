@@ -6,7 +6,7 @@ envelope `{"success": false, "error", "hint"}` through `FetchError.envelope()`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 Outcome = Literal[
     "ok",
@@ -20,18 +20,7 @@ Outcome = Literal[
     "cancel",
     "other",
 ]
-OUTCOMES: tuple[Outcome, ...] = (
-    "ok",
-    "blocked",
-    "timeout",
-    "busy",
-    "upstream_4xx",
-    "upstream_5xx",
-    "unsupported",
-    "too_long",
-    "cancel",
-    "other",
-)
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 # The documented hint vocabulary (README "Hints"): what the agent could try instead.
 Hint = Literal["browser", "recover", "retry", "pages", "grep", "question", "fix_request"]

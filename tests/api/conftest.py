@@ -2,15 +2,13 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from sift_api.app import create_app
-from tests.support.config import make_config
-from tests.support.net import Connector, Resolver
+from tests.support.app import MakeClient, client_factory
 from tests.support.site import LocalSite, Reply
 
 ARTICLE = b"""<!doctype html><html lang="en"><head><title>Lighthouses of the North</title>
@@ -60,24 +58,11 @@ def site() -> Iterator[LocalSite]:
 # outside it (so a broken guard could at worst reach loopback, never a private network).
 NAMES = {"docs.sift-test.dev": ["127.0.0.1"], "intranet.sift-test.dev": ["127.0.0.2"]}
 
-MakeClient = Callable[..., TestClient]
-
 
 @pytest.fixture
 def make_client(tmp_path: Path, site: LocalSite) -> Iterator[MakeClient]:
-    clients: list[TestClient] = []
-
-    def make(ports: list[int] | None = None, **sections: dict) -> TestClient:
-        config = make_config(tmp_path, ports or [site.port], **sections)
-        app = create_app(config, resolver=Resolver(NAMES), connector=Connector())
-        client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with client_factory(tmp_path, [site.port], NAMES) as make:
+        yield make
 
 
 @pytest.fixture

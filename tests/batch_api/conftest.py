@@ -1,17 +1,15 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from sift_api.app import create_app
 from tests.batch_api.stack import Stack, running_stack
 from tests.batch_api.worker_proc import NAMES
-from tests.support.config import make_config
-from tests.support.net import Resolver
+from tests.support.app import MakeClient, client_factory
 from tests.support.site import LocalSite, Reply
 
 
@@ -55,24 +53,11 @@ def stack(site: LocalSite, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield s
 
 
-MakeClient = Callable[..., TestClient]
-
-
 @pytest.fixture
 def make_client(tmp_path: Path, site: LocalSite) -> Iterator[MakeClient]:
     """The app in-process, with no worker: jobs stay queued, which is what submit tests need."""
-    clients: list[TestClient] = []
-
-    def make(**sections: dict) -> TestClient:
-        config = make_config(tmp_path, [site.port], **sections)
-        client = TestClient(create_app(config, resolver=Resolver(NAMES)))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with client_factory(tmp_path, [site.port], NAMES) as make:
+        yield make
 
 
 @pytest.fixture
