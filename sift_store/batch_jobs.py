@@ -30,6 +30,7 @@ from sift_store.batch import (
     batch_job,
     batch_target,
     idem_key,
+    is_live,
 )
 from sift_store.engine import Store
 
@@ -67,9 +68,7 @@ def create_job(
         if reused is not None:
             return reused
         mine, everyone = conn.execute(
-            sa.select(sa.func.count().filter(_j.caller == caller), sa.func.count()).where(
-                _j.status.in_(LIVE)
-            )
+            sa.select(sa.func.count().filter(_j.caller == caller), sa.func.count()).where(is_live())
         ).one()
         if mine >= limits.jobs_per_caller:
             raise CallerBusy(
@@ -229,7 +228,7 @@ def batch_gauges(store: Store) -> Gauges:
         depth = conn.execute(
             sa.select(
                 sa.func.coalesce(sa.func.sum(_j.targets_total - _j.targets_done - inflight), 0)
-            ).where(_j.status.in_(LIVE))
+            ).where(is_live())
         ).scalar_one()
         running = conn.execute(
             sa.select(sa.func.count()).where(_j.inflight_idx.is_not(None))

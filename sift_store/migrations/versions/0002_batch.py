@@ -38,7 +38,11 @@ def upgrade() -> None:
         sa.Column("inflight_idx", sa.Integer()),
     )
     op.create_index("ix_batch_job_idem_key", "batch_job", ["idem_key"])
-    op.create_index("ix_batch_job_status_served_at", "batch_job", ["status", "served_at"])
+    # Matches sift_store.batch.LIVE_PREDICATE (see there for why it is a partial index).
+    live = sa.text("status IN ('queued', 'running')")
+    op.create_index(
+        "ix_batch_job_live", "batch_job", ["served_at"], sqlite_where=live, postgresql_where=live
+    )
     op.create_index("ix_batch_job_lease", "batch_job", ["lease"])
     op.create_index(
         "ix_batch_job_inflight",
