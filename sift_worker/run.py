@@ -12,6 +12,8 @@ from anyio.abc import TaskStatus
 
 from sift_fetch.callers import Caller
 from sift_fetch.config import Config
+from sift_fetch.guard import Resolver
+from sift_fetch.http import Connector
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import Target
 from sift_worker.attempt import Fetched
@@ -21,15 +23,23 @@ from sift_worker.worker import Worker
 log = structlog.get_logger("sift.batch")
 
 
-def main(config: Config, *, settings: WorkerSettings | None = None) -> int:
-    """Run the batch worker in this process until signalled; 0 after a clean stop."""
-    return anyio.run(_run, config, settings or WorkerSettings())
+def main(
+    config: Config,
+    *,
+    settings: WorkerSettings | None = None,
+    resolver: Resolver | None = None,
+    connector: Connector | None = None,
+) -> int:
+    """Run the batch worker in this process until signalled; 0 after a clean stop.
+    `resolver` and `connector` are for tests, as in `Runtime.open`."""
+    rt = Runtime.open(config, resolver=resolver, connector=connector)
+    return anyio.run(_run, rt, settings or WorkerSettings())
 
 
-async def _run(config: Config, settings: WorkerSettings) -> int:
+async def _run(rt: Runtime, settings: WorkerSettings) -> int:
     from sift_fetch.pipeline import fetch_target
 
-    rt = Runtime.open(config)
+    config = rt.config
 
     async def fetch(caller: Caller, target: Target) -> Fetched:
         return await fetch_target(rt, caller, target, batch=True)
