@@ -32,13 +32,13 @@ from sift_store.engine import Store
 
 async def healthz(request: Request) -> JSONResponse:
     rt: Runtime = request.app.state.runtime
-
-    def ping() -> None:
-        with rt.store.read() as conn:
-            conn.execute(text("SELECT 1"))
-
-    await anyio.to_thread.run_sync(ping)
+    await rt.store.run(_ping)
     return JSONResponse({"ok": True})
+
+
+def _ping(store: Store) -> None:
+    with store.read() as conn:
+        conn.execute(text("SELECT 1"))
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -149,7 +149,7 @@ async def submit(request: Request) -> JSONResponse:
     batch = rt.config.batch
     limits = JobLimits(batch.targets_per_job, batch.jobs_per_caller, batch.jobs_total)
     try:
-        job = await rt.run_store(
+        job = await rt.store.run(
             create_job,
             caller=caller.name,
             caller_class=caller.cls,
@@ -256,14 +256,14 @@ def _not_found() -> NotFound:
 
 
 async def _owned_touch(rt: Runtime, job_id: str, caller: Caller) -> None:
-    if not await rt.run_store(touch, job_id, caller=caller.name, now=time.time()):
+    if not await rt.store.run(touch, job_id, caller=caller.name, now=time.time()):
         raise _not_found()
 
 
 async def _wait_until_finished(rt: Runtime, job_id: str, caller: Caller, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while True:
-        job = await rt.run_store(get_job, job_id, caller=caller.name)
+        job = await rt.store.run(get_job, job_id, caller=caller.name)
         if job is None:
             raise _not_found()
         remaining = deadline - time.monotonic()
@@ -282,7 +282,7 @@ async def read_job(request: Request) -> JSONResponse:
         await _wait_until_finished(rt, job_id, caller, wait)
         # A long wait is a read too: the lease counts from its answer.
         await _owned_touch(rt, job_id, caller)
-    job = await rt.run_store(get_job, job_id, caller=caller.name, results=with_results)
+    job = await rt.store.run(get_job, job_id, caller=caller.name, results=with_results)
     if job is None:  # swept or evicted since the touch
         raise _not_found()
     return JSONResponse(job_body(job, rt.config.batch.ttl, with_results=with_results))
@@ -295,7 +295,7 @@ async def read_target(request: Request) -> JSONResponse:
     raw = str(request.path_params["idx"])
     # Parsed here, not by a route convertor: a bad index gets this JSON 404, not a bare one.
     idx = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
-    view = None if idx is None else await rt.run_store(get_target, job_id, idx, caller=caller.name)
+    view = None if idx is None else await rt.store.run(get_target, job_id, idx, caller=caller.name)
     if view is None:
         raise NotFound(f"the batch job has no target {raw!r}")
     return JSONResponse({"success": True, "job_id": job_id, **target_row(view, with_result=True)})
@@ -307,7 +307,7 @@ async def read_target(request: Request) -> JSONResponse:
 async def cancel_job(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     now = time.time()
-    done = await rt.run_store(cancel, _job_id(request), caller=caller.name, now=now)
+    done = await rt.store.run(cancel, _job_id(request), caller=caller.name, now=now)
     if done is None:
         raise _not_found()
     if not done.changed:

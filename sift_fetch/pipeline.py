@@ -74,12 +74,12 @@ async def _cached_or_fetched(
     rt: Runtime, caller: Caller, target: Target, checked: CheckedURL, *, batch: bool
 ) -> dict[str, Any]:
     key = cache_key(caller, checked.url, target)
-    hit = await rt.run_store(cache_get, key, time.time())
+    hit = await rt.store.run(cache_get, key, time.time())
     if hit is not None:
         return {**json.loads(hit), "cached": True}
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
-    slot = await rt.run_store(
+    slot = await rt.store.run(
         acquire_slot,
         holder=rt.holder,
         host=checked.host,
@@ -93,8 +93,8 @@ async def _cached_or_fetched(
     try:
         envelope = await _fetch_and_render(rt, target, checked, timeout)
     finally:
-        await rt.run_store(release_slot, slot)
-    await rt.run_store(
+        await rt.store.run(release_slot, slot)
+    await rt.store.run(
         cache_put,
         key,
         caller.cls,

@@ -7,7 +7,6 @@ import socket
 import uuid
 from dataclasses import dataclass
 
-import anyio
 import httpx
 
 from sift_fetch.callers import CallerTable
@@ -55,10 +54,6 @@ class Runtime:
             holder=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
             digest_client=httpx.AsyncClient(trust_env=False, timeout=config.digest.timeout),
         )
-
-    async def run_store(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
-        """Store calls are blocking; run them off the event loop."""
-        return await anyio.to_thread.run_sync(lambda: fn(self.store, *args, **kwargs))
 
     async def aclose(self) -> None:
         await self.http.aclose()

@@ -7,14 +7,19 @@ another process. On PostgreSQL the store's functions take the row or advisory lo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
+import anyio
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+T = TypeVar("T")
 
 
 class Store:
@@ -37,6 +42,11 @@ class Store:
     def read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn, conn.begin():
             yield conn
+
+    async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`fn(self, *args, **kwargs)` in a worker thread: store calls block, event loops
+        must not."""
+        return await anyio.to_thread.run_sync(partial(fn, self, *args, **kwargs))
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -35,7 +35,7 @@ async def housekeeping(store: Store, batch: BatchConfig, settings: WorkerSetting
     """Run `housekeep_once` now and then every `housekeeping_seconds`, until cancelled."""
     while True:
         try:
-            await anyio.to_thread.run_sync(housekeep_once, store, batch)
+            await store.run(housekeep_once, batch)
         except Exception as exc:
             observe.failed("batch.housekeeping.error", exc)
         await anyio.sleep(settings.housekeeping_seconds)

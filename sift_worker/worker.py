@@ -10,9 +10,6 @@ stored, then any still running is given up (failed `restart`, its lease released
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from functools import partial
-from typing import Any, TypeVar
 
 import anyio
 
@@ -34,8 +31,6 @@ from sift_worker.attempt import AttemptLimits, FetchFn, LeaseWatch, run_attempt
 from sift_worker.housekeeping import housekeeping
 from sift_worker.identity import process_token, worker_name
 from sift_worker.settings import WorkerSettings
-
-T = TypeVar("T")
 
 # After an unexpected error (the store away), a loop pauses before claiming again, doubling
 # the pause while the errors go on.
@@ -99,9 +94,6 @@ class Worker:
             await loops_done.wait()
             background.cancel_scope.cancel()
 
-    async def _store(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        return await anyio.to_thread.run_sync(partial(fn, self.store, *args, **kwargs))
-
     async def _loop(self, name: str) -> None:
         got: Claim | None = None
         pause = ERROR_PAUSE_SECONDS
@@ -126,9 +118,9 @@ class Worker:
                 pause = min(pause * 2, ERROR_PAUSE_MAX_SECONDS)
 
     async def _next_claim(self, name: str) -> Claim | None:
-        if not await self._store(has_work):
+        if not await self.store.run(has_work):
             return None
-        return await self._store(
+        return await self.store.run(
             claim, worker=name, now=time.time(), lease_seconds=self.settings.lease_seconds
         )
 
@@ -153,14 +145,14 @@ class Worker:
             if watch.lost:
                 observe.target_lost(got)
             else:
-                change = await self._store(abandon, got, now=time.time())
+                change = await self.store.run(abandon, got, now=time.time())
                 observe.restarted([change] if change else [], reason="shutdown")
             return None
         following: Claim | None = None
         if self._stopping.is_set():
-            change = await self._store(complete_target, got, result, now=time.time())
+            change = await self.store.run(complete_target, got, result, now=time.time())
         else:
-            change, following = await self._store(
+            change, following = await self.store.run(
                 complete_and_claim,
                 got,
                 result,
@@ -174,7 +166,7 @@ class Worker:
         while True:
             await anyio.sleep(self.settings.heartbeat_seconds)
             try:
-                state = await self._store(
+                state = await self.store.run(
                     heartbeat, got, now=time.time(), lease_seconds=self.settings.lease_seconds
                 )
             except Exception as exc:
