@@ -55,15 +55,11 @@ class Client:
         params: dict[str, Any] | None = None,
         wait: float = 0.0,
     ) -> dict[str, Any]:
-        timeout = None if not wait else httpx.Timeout(wait + READ_MARGIN, connect=10.0)
+        timeout = (
+            httpx.Timeout(wait + READ_MARGIN, connect=10.0) if wait else httpx.USE_CLIENT_DEFAULT
+        )
         try:
-            response = self._http.request(
-                method,
-                path,
-                json=body,
-                params=params,
-                **({"timeout": timeout} if timeout else {}),
-            )
+            response = self._http.request(method, path, json=body, params=params, timeout=timeout)
         except httpx.TransportError as exc:
             raise CliError(f"cannot reach {self.base}: {_reason(exc)}", UNREACHABLE) from None
         try:

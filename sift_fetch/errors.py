@@ -28,7 +28,7 @@ Hint = Literal["browser", "recover", "retry", "pages", "grep", "question", "fix_
 
 def fold_outcome(value: str) -> Outcome:
     """A raw string never becomes a label: anything unknown is `other`."""
-    return value if value in OUTCOMES else "other"  # type: ignore[return-value]
+    return value if value in OUTCOMES else "other"
 
 
 class FetchError(Exception):

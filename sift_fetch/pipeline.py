@@ -18,6 +18,7 @@ from sift_fetch.digest import digest_answer
 from sift_fetch.errors import (
     Busy,
     FetchError,
+    Hint,
     Outcome,
     Timeout,
     Upstream4xx,
@@ -132,7 +133,7 @@ def _raise_for_status(fetched: Fetched) -> Fetched:
     if status >= 500:
         raise Upstream5xx(f"the site answered {status}", upstream_status=status)
     if status >= 400:
-        hint = "retry" if status == 429 else "browser" if status in (401, 403) else "recover"
+        hint: Hint = "retry" if status == 429 else "browser" if status in (401, 403) else "recover"
         raise Upstream4xx(f"the site answered {status}", upstream_status=status, hint=hint)
     return fetched
 

@@ -61,7 +61,7 @@ def _sqlite_engine(url: str) -> Engine:
     )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Take transaction control from the driver so BEGIN IMMEDIATE is ours to emit.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()

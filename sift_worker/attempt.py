@@ -24,8 +24,11 @@ log = structlog.get_logger("sift.batch")
 class Fetched(Protocol):
     """What the worker needs of the pipeline's `Result`."""
 
-    envelope: dict[str, Any]
-    outcome: str
+    @property
+    def envelope(self) -> dict[str, Any]: ...
+
+    @property
+    def outcome(self) -> str: ...
 
 
 FetchFn = Callable[[Caller, Target], Awaitable[Fetched]]

@@ -24,7 +24,7 @@ _PERIPHERY = frozenset({"nav", "header", "footer", "aside"})
 
 def _base_url(tree: HtmlElement, url: str) -> str:
     base = tree.find(".//base[@href]")
-    return urljoin(url, base.get("href").strip()) if base is not None else url
+    return urljoin(url, (base.get("href") or "").strip()) if base is not None else url
 
 
 def _in_periphery(el: HtmlElement) -> bool:

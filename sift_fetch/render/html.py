@@ -194,7 +194,7 @@ def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
     for el in tree.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         text = " ".join(el.text_content().split())
         if text:
-            outline.append({"level": _HEADING_LEVEL[el.tag], "text": text[:300]})
+            outline.append({"level": _HEADING_LEVEL[str(el.tag)], "text": text[:300]})
     return outline
 
 

@@ -53,7 +53,8 @@ def _pieces(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def _grouped(block: list[tuple[int, str]], heading: str | None) -> list[Passage]:
     passages: list[Passage] = []
-    start, texts, size = 0, [], 0
+    start, size = 0, 0
+    texts: list[str] = []
     for number, piece in _pieces(block):
         if texts and size + len(piece) > TARGET:
             passages.append(Passage(start, heading, "\n".join(texts)))
