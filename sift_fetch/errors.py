@@ -135,6 +135,16 @@ class TooLong(FetchError):
     default_hint = "pages"
 
 
+class Unavailable(FetchError):
+    """The store is away for now (restarting, unreachable, disk full): nothing about the
+    request is wrong, and the same request can work once it is back."""
+
+    outcome = "other"
+    http_status = 503
+    prefix = "unavailable"
+    default_hint = "retry"
+
+
 class Cancelled(FetchError):
     outcome = "cancel"
     http_status = 499

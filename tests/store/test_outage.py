@@ -1,0 +1,79 @@
+"""The outage classifier on real failures: a full SQLite disk, a locked SQLite file, a PostgreSQL
+that refuses connections, and a real bug that must not be taken for an outage."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from sift_store.engine import open_store
+from sift_store.outage import is_outage, outage_reason
+from tests.conftest import PG_URL
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_full_sqlite_disk_is_an_outage(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'full.db'}")
+    with store.write() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (v TEXT)")
+    with pytest.raises(sa.exc.OperationalError) as caught, store.write() as conn:
+        conn.exec_driver_sql("PRAGMA max_page_count = 1")
+        conn.exec_driver_sql("INSERT INTO t VALUES (?)", ("x" * 100_000,))
+    assert is_outage(caught.value)
+    assert outage_reason(caught.value) == "the store's disk is full"
+    store.dispose()
+
+
+def test_locked_sqlite_is_an_outage(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (v)")
+    holder.execute("BEGIN IMMEDIATE")
+    store = open_store(f"sqlite:///{path}")
+    try:
+        with pytest.raises(sa.exc.OperationalError) as caught, store.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA busy_timeout = 50")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        assert is_outage(caught.value)
+        assert outage_reason(caught.value) == "the store is locked by another writer"
+    finally:
+        holder.close()
+        store.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="SIFT_TEST_PG_URL is not set")
+def test_postgresql_syntax_error_is_not_an_outage() -> None:
+    store = open_store(PG_URL)
+    with pytest.raises(sa.exc.DBAPIError) as caught, store.read() as conn:
+        conn.exec_driver_sql("SELEC 1")
+    assert not is_outage(caught.value)
+    store.dispose()
+
+
+def test_unreachable_postgresql_is_an_outage() -> None:
+    # Nothing listens on this loopback port: the connection is refused at once.
+    store = open_store(f"postgresql://postgres@127.0.0.1:{_free_port()}/test?connect_timeout=2")
+    with pytest.raises(sa.exc.OperationalError) as caught, store.read() as conn:
+        conn.exec_driver_sql("SELECT 1")
+    assert is_outage(caught.value)
+    assert outage_reason(caught.value) == "the store cannot be reached"
+    store.dispose()
+
+
+def test_a_bug_is_not_an_outage(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'bug.db'}")
+    with pytest.raises(sa.exc.DBAPIError) as caught, store.read() as conn:
+        conn.exec_driver_sql("SELECT * FROM no_such_table")
+    # SQLite reports a missing table as an OperationalError too: its code tells them apart.
+    assert isinstance(caught.value, sa.exc.OperationalError)
+    assert not is_outage(caught.value)
+    store.dispose()
