@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sift_store.engine import open_store
 from sift_store.outage import is_outage, outage_reason
 from tests.conftest import PG_URL
+from tests.support.tcpproxy import TcpProxy
 
 
 def _free_port() -> int:
@@ -77,3 +78,22 @@ def test_a_bug_is_not_an_outage(tmp_path: Path) -> None:
     assert isinstance(caught.value, sa.exc.OperationalError)
     assert not is_outage(caught.value)
     store.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="SIFT_TEST_PG_URL is not set")
+def test_postgresql_behind_a_cut_proxy_is_an_outage_then_recovers() -> None:
+    proxy = TcpProxy(5432)
+    store = open_store(proxy.url_for(PG_URL))
+    try:
+        with store.read() as conn:
+            assert conn.exec_driver_sql("SELECT 1").scalar_one() == 1
+        with proxy.outage():
+            with pytest.raises(sa.exc.DBAPIError) as caught, store.read() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            assert is_outage(caught.value)
+        # The pool's pre-ping replaces the dead connection: no restart of ours is needed.
+        with store.read() as conn:
+            assert conn.exec_driver_sql("SELECT 1").scalar_one() == 1
+    finally:
+        store.dispose()
+        proxy.close()

@@ -1,0 +1,104 @@
+"""A loopback TCP proxy a test can cut and restore, to stage a store outage: put it in front of
+PostgreSQL, point Sift's store URL at it, and `cut()` drops every open connection and refuses
+new ones until `restore()`, as a database restart or a network blip would.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+
+LOOPBACK = "127.0.0.1"
+
+
+class TcpProxy:
+    def __init__(self, upstream_port: int, upstream_host: str = LOOPBACK) -> None:
+        if upstream_host != LOOPBACK:
+            raise ValueError("tests proxy to loopback only")
+        self._upstream = (upstream_host, upstream_port)
+        self._lock = threading.Lock()
+        self._pairs: set[socket.socket] = set()
+        self._open = threading.Event()
+        self._open.set()
+        self._closed = False
+        self._listener = socket.create_server((LOOPBACK, 0))
+        self._listener.settimeout(0.1)
+        self.port: int = self._listener.getsockname()[1]
+        self.accepted = 0
+        self._thread = threading.Thread(target=self._serve, name="tcpproxy", daemon=True)
+        self._thread.start()
+
+    def url_for(self, pg_url: str) -> str:
+        """PG_URL with its host and port replaced by this proxy's."""
+        scheme, rest = pg_url.split("://", 1)
+        userinfo, _, hostpart = rest.rpartition("@")
+        path = hostpart[hostpart.index("/") :] if "/" in hostpart else ""
+        prefix = f"{userinfo}@" if userinfo else ""
+        return f"{scheme}://{prefix}{LOOPBACK}:{self.port}{path}"
+
+    def cut(self) -> None:
+        """Drop every open connection (RST) and refuse new ones."""
+        self._open.clear()
+        with self._lock:
+            pairs, self._pairs = self._pairs, set()
+        for sock in pairs:
+            _reset(sock)
+
+    def restore(self) -> None:
+        self._open.set()
+
+    @contextmanager
+    def outage(self) -> Iterator[None]:
+        self.cut()
+        try:
+            yield
+        finally:
+            self.restore()
+
+    def close(self) -> None:
+        self._closed = True
+        self.cut()
+        self._thread.join(timeout=5)
+        self._listener.close()
+
+    def _serve(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not self._open.is_set():
+                _reset(client)
+                continue
+            try:
+                upstream = socket.create_connection(self._upstream, timeout=5)
+            except OSError:
+                _reset(client)
+                continue
+            self.accepted += 1
+            with self._lock:
+                self._pairs.update((client, upstream))
+            for src, dst in ((client, upstream), (upstream, client)):
+                threading.Thread(target=_pump, args=(src, dst), daemon=True).start()
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    try:
+        with suppress(OSError):
+            while data := src.recv(65536):
+                dst.sendall(data)
+    finally:
+        _reset(dst)
+        _reset(src)
+
+
+def _reset(sock: socket.socket) -> None:
+    # SO_LINGER 0: close with RST, as a dead peer looks, not a polite FIN.
+    with suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    with suppress(OSError):
+        sock.close()
