@@ -75,7 +75,10 @@ def create_app(
         runtime = Runtime.open(config, resolver=resolver, connector=connector, store=store)
         app.state.runtime = runtime
         try:
-            yield
+            async with anyio.create_task_group() as background:
+                background.start_soon(runtime.gates.keep)
+                yield
+                background.cancel_scope.cancel()
         finally:
             await runtime.aclose()
 

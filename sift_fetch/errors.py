@@ -36,6 +36,7 @@ class FetchError(Exception):
     http_status: ClassVar[int] = 502
     prefix: ClassVar[str] = "error"
     default_hint: ClassVar[Hint | None] = None
+    default_retry_after: ClassVar[float | None] = None
 
     def __init__(
         self,
@@ -48,7 +49,7 @@ class FetchError(Exception):
         super().__init__(detail)
         self.detail = detail
         self.hint = hint if hint is not None else self.default_hint
-        self.retry_after = retry_after
+        self.retry_after = retry_after if retry_after is not None else self.default_retry_after
         self.upstream_status = upstream_status
 
     @property
@@ -143,6 +144,8 @@ class Unavailable(FetchError):
     http_status = 503
     prefix = "unavailable"
     default_hint = "retry"
+    # A database restart or failover takes seconds.
+    default_retry_after = 5.0
 
 
 class Cancelled(FetchError):

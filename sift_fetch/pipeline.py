@@ -16,11 +16,11 @@ from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.digest import digest_answer
 from sift_fetch.errors import (
-    Busy,
     FetchError,
     Hint,
     Outcome,
     Timeout,
+    Unavailable,
     Upstream4xx,
     Upstream5xx,
     UpstreamFailed,
@@ -31,10 +31,8 @@ from sift_fetch.render import Document, Rendered
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import Target
 from sift_store.cache import cache_get, cache_put
-from sift_store.gates import GateLimits, acquire_slot, release_slot
+from sift_store.outage import best_effort, is_outage, outage_reason
 
-# A slot outlives its fetch's deadline by this much, so a killed process frees it soon after.
-SLOT_LEASE_MARGIN = 15.0
 # Statuses worth asking the archive about when `recover` is on.
 RECOVERABLE_STATUSES = frozenset({404, 410, 451}) | frozenset(range(500, 600))
 
@@ -56,7 +54,8 @@ def cache_key(caller: Caller, url: str, target: Target) -> str:
 async def fetch_target(
     rt: Runtime, caller: Caller, target: Target, *, batch: bool = False
 ) -> Result:
-    """Never raises a FetchError: a failure comes back as a failure envelope and its outcome."""
+    """Never raises a FetchError or a store outage: a failure comes back as a failure envelope
+    and its outcome."""
     started = time.monotonic()
     host: str | None = None
     try:
@@ -64,8 +63,9 @@ async def fetch_target(
         host = checked.host
         envelope = await _cached_or_fetched(rt, caller, target, checked, batch=batch)
         result = Result(envelope, "ok", 200, host)
-    except FetchError as exc:
-        result = Result(exc.envelope(), exc.outcome, exc.http_status, host, exc)
+    except Exception as exc:
+        error = _as_fetch_error(exc)
+        result = Result(error.envelope(), error.outcome, error.http_status, host, error)
     metrics.count_fetch(result.outcome)
     metrics.FETCH_SECONDS.observe(time.monotonic() - started)
     return result
@@ -80,22 +80,15 @@ async def _cached_or_fetched(
         return {**json.loads(hit), "cached": True}
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
-    slot = await rt.store.run(
-        acquire_slot,
-        holder=rt.holder,
-        host=checked.host,
-        caller=caller.name,
-        limits=GateLimits(fetch_cfg.global_, fetch_cfg.per_host, fetch_cfg.per_caller),
-        lease_seconds=timeout + SLOT_LEASE_MARGIN,
-        now=time.time(),
-    )
-    if slot is None:
-        raise Busy("too many fetches in flight; try again shortly", retry_after=1.0)
+    slot = await rt.gates.acquire(checked.host, caller.name, batch=batch)
     try:
         envelope = await _fetch_and_render(rt, target, checked, timeout)
     finally:
-        await rt.store.run(release_slot, slot)
-    await rt.store.run(
+        await rt.gates.release(slot)
+    # The envelope is the caller's whatever happens to the cache.
+    await best_effort(
+        rt.store,
+        "cache.put.unavailable",
         cache_put,
         key,
         caller.cls,
@@ -105,6 +98,15 @@ async def _cached_or_fetched(
         time.time(),
     )
     return envelope
+
+
+def _as_fetch_error(exc: Exception) -> FetchError:
+    """A FetchError as it is, a store outage as `unavailable`; anything else is a bug."""
+    if isinstance(exc, FetchError):
+        return exc
+    if is_outage(exc):
+        return Unavailable(outage_reason(exc))
+    raise exc
 
 
 async def _fetch_and_render(

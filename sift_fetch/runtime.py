@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import uuid
 from dataclasses import dataclass
 
 import httpx
 
 from sift_fetch.callers import CallerTable
 from sift_fetch.config import Config
+from sift_fetch.gates import Gates
 from sift_fetch.guard import Policy, Resolver
 from sift_fetch.http import Connector, HttpClient
+from sift_fetch.identity import process_name
 from sift_fetch.render import RenderPool
 from sift_store.engine import Store, open_store
 from sift_store.migrate import migrate
@@ -26,7 +25,7 @@ class Runtime:
     pool: RenderPool
     policy: Policy
     callers: CallerTable
-    holder: str  # names this process's gate slots and claims
+    gates: Gates
     # For the operator's own LLM endpoint only: configured, trusted, so not behind the guard.
     digest_client: httpx.AsyncClient
 
@@ -44,6 +43,8 @@ class Runtime:
             migrate(store)
         policy = Policy.from_config(config.guard)
         fetch = config.fetch
+        gates = Gates(store, fetch, process_name())
+        gates.reap_dead_local()
         return cls(
             config=config,
             store=store,
@@ -51,7 +52,7 @@ class Runtime:
             pool=RenderPool(fetch.render_workers, fetch.render_queue, fetch.program_timeout),
             policy=policy,
             callers=CallerTable(config.callers),
-            holder=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
+            gates=gates,
             digest_client=httpx.AsyncClient(trust_env=False, timeout=config.digest.timeout),
         )
 

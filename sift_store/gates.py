@@ -6,7 +6,9 @@ releasing frees its slots once their leases lapse, because every acquire first d
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
@@ -43,6 +45,14 @@ class GateLimits:
     per_caller: int
 
 
+@dataclass(frozen=True)
+class Full:
+    """An acquire refused: which gate was full, and its slots' holders and lease ends."""
+
+    gate: Literal["global", "host", "caller"]
+    slots: list[tuple[str, float]]  # (holder, lease_until)
+
+
 def acquire_slot(
     store: Store,
     *,
@@ -52,8 +62,12 @@ def acquire_slot(
     limits: GateLimits,
     lease_seconds: float,
     now: float,
-) -> int | None:
-    """Take a slot for one fetch of HOST by CALLER, or None when any gate is full."""
+    headroom: int = 0,
+) -> int | Full:
+    """Take a slot for one fetch of HOST by CALLER, or say which gate is full.
+
+    HEADROOM slots of every gate stay free for others (but a gate of one slot is always
+    usable): a batch target passes 1, so it never takes a gate's last free slot."""
     with store.write() as conn:
         _serialise(store, conn)
         conn.execute(sa.delete(gate_slot).where(gate_slot.c.lease_until < now))
@@ -64,8 +78,17 @@ def acquire_slot(
                 sa.func.count().filter(gate_slot.c.caller == caller),
             )
         ).one()
-        if total >= limits.global_ or on_host >= limits.per_host or by_caller >= limits.per_caller:
-            return None
+        gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
+            ("global", total, limits.global_, sa.true()),
+            ("host", on_host, limits.per_host, gate_slot.c.host == host),
+            ("caller", by_caller, limits.per_caller, gate_slot.c.caller == caller),
+        ]
+        for gate, used, limit, scope in gates:
+            if used >= max(1, limit - headroom):
+                slots = conn.execute(
+                    sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
+                ).all()
+                return Full(gate, [(row.holder, row.lease_until) for row in slots])
         return conn.execute(
             sa.insert(gate_slot)
             .values(
@@ -85,22 +108,31 @@ def release_slot(store: Store, slot_id: int) -> None:
         conn.execute(sa.delete(gate_slot).where(gate_slot.c.id == slot_id))
 
 
-def release_holder(store: Store, holder: str) -> int:
-    """Give back every slot HOLDER still has (a process shutting down); returns how many."""
+def release_holders(store: Store, holders: Collection[str]) -> int:
+    """Give back every slot HOLDERS still have (a process shutting down, or found dead);
+    returns how many."""
+    if not holders:
+        return 0
     with store.write() as conn:
-        return conn.execute(sa.delete(gate_slot).where(gate_slot.c.holder == holder)).rowcount
+        return conn.execute(
+            sa.delete(gate_slot).where(gate_slot.c.holder.in_(list(holders)))
+        ).rowcount
 
 
-def renew_slot(store: Store, slot_id: int, lease_until: float) -> bool:
-    """Extend a slot's lease; False when it is gone (lapsed and reaped, or released).
-
-    Renewing a lapsed row that nobody reaped yet is safe: the reaping happens in every acquire
-    before it counts, so no acquire can have counted that capacity as free."""
+def renew_holder(store: Store, holder: str, lease_until: float, skip: Collection[int] = ()) -> int:
+    """Extend the lease of every slot HOLDER has but those in SKIP; returns how many."""
     with store.write() as conn:
-        result = conn.execute(
-            sa.update(gate_slot).where(gate_slot.c.id == slot_id).values(lease_until=lease_until)
-        )
-        return result.rowcount == 1
+        return conn.execute(
+            sa.update(gate_slot)
+            .where(gate_slot.c.holder == holder, gate_slot.c.id.not_in(list(skip)))
+            .values(lease_until=lease_until)
+        ).rowcount
+
+
+def slot_holders(store: Store) -> list[str]:
+    """Every process that holds a slot now (for spotting dead ones on this host)."""
+    with store.read() as conn:
+        return list(conn.execute(sa.select(gate_slot.c.holder).distinct()).scalars())
 
 
 def live_slots(store: Store, now: float) -> int:

@@ -8,8 +8,17 @@ schema or SQL error included, is a defect and stays an exception.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import structlog
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from sift_store.engine import Store
+
+log = structlog.get_logger("sift.store")
 
 # SQLite result codes (and their extended forms, which share the prefix) that come and go.
 _SQLITE_TRANSIENT = {
@@ -60,3 +69,18 @@ def is_outage(exc: BaseException) -> bool:
 def outage_reason(exc: BaseException) -> str:
     """What kind of outage, in words safe to show any caller."""
     return _classify(exc) or UNREACHABLE
+
+
+async def best_effort(store: Store, event: str, fn: Callable[..., object], /, *args: Any) -> bool:
+    """Run a store write that may be lost to an outage without losing anything lasting (a slot
+    release, whose lease lapses anyway; a cache entry): an outage is logged as EVENT and False
+    returned, not raised. Shielded, so a cancelled request still gives its slot back."""
+    with anyio.CancelScope(shield=True):
+        try:
+            await store.run(fn, *args)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            log.warning(event, reason=outage_reason(exc))
+            return False
+    return True

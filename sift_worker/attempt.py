@@ -14,7 +14,7 @@ import anyio
 import structlog
 
 from sift_fetch.callers import Caller
-from sift_fetch.errors import fold_outcome
+from sift_fetch.errors import Unavailable, fold_outcome
 from sift_fetch.target import Target
 from sift_store.batch import Claim, TargetResult
 
@@ -38,6 +38,7 @@ FetchFn = Callable[[Caller, Target], Awaitable[Fetched]]
 class LeaseWatch:
     """What the heartbeat has learnt about the claim while the target runs."""
 
+    held_until: float  # the row lease holds at least until then (epoch seconds)
     lost: bool = False
     cancelled: anyio.Event = field(default_factory=anyio.Event)
 
@@ -80,10 +81,17 @@ def _stored(fetched: Fetched, busy_attempts: int) -> TargetResult:
     )
 
 
+def _must_wait(fetched: Fetched) -> bool:
+    """A full gate, or a store away for now: the same target can run a moment later."""
+    error = fetched.envelope.get("error") or ""
+    return fetched.outcome == "busy" or error.startswith(f"{Unavailable.prefix}:")
+
+
 async def run_attempt(
     fetch: FetchFn, claim: Claim, caller: Caller, watch: LeaseWatch, limits: AttemptLimits
 ) -> TargetResult:
-    """Never raises (but for cancellation): an exception fails the target `other`."""
+    """Never raises (but for cancellation): an exception fails the target `other`. A busy gate
+    or an unavailable store is waited out (for up to `busy_for`), as nothing was fetched."""
     busy = 0
     give_up_at = time.monotonic() + limits.busy_for
     try:
@@ -98,7 +106,7 @@ async def run_attempt(
                     "retry",
                     busy,
                 )
-            if fetched.outcome != "busy":
+            if not _must_wait(fetched):
                 return _stored(fetched, busy)
             busy += 1
             retry_after = fetched.envelope.get("retry_after") or 1.0

@@ -11,11 +11,11 @@ import anyio
 import structlog
 
 from sift_fetch.config import BatchConfig
+from sift_fetch.identity import dead_local
 from sift_store.batch_claims import fail_lapsed, running_workers
 from sift_store.batch_retention import evict_over_budget, sweep
 from sift_store.engine import Store
 from sift_worker import observe
-from sift_worker.identity import dead_local_workers
 from sift_worker.settings import WorkerSettings
 
 log = structlog.get_logger("sift.batch")
@@ -23,7 +23,7 @@ log = structlog.get_logger("sift.batch")
 
 def housekeep_once(store: Store, batch: BatchConfig) -> None:
     now = time.time()
-    dead = dead_local_workers(running_workers(store))
+    dead = dead_local(running_workers(store))
     observe.restarted(fail_lapsed(store, now=now, dead_workers=dead), reason="lapsed")
     swept = sweep(store, now=now, ttl=batch.ttl)
     evicted = evict_over_budget(store, max_bytes=batch.max_bytes)

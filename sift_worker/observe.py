@@ -14,6 +14,7 @@ from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.logs import caller_fields
 from sift_store.batch import Claim, JobChange, TargetResult
+from sift_store.outage import is_outage, outage_reason
 
 log = structlog.get_logger("sift.batch")
 
@@ -89,5 +90,9 @@ def target_lost(claim: Claim) -> None:
 
 
 def failed(event: str, exc: BaseException, **fields: object) -> None:
-    """An unexpected error the worker survives; its type only (its text may name a URL)."""
-    log.error(event, error_type=type(exc).__name__, **fields)
+    """An error the worker survives, in one line: a store outage with its reason (a warning:
+    the worker retries), anything else by its type only (its text may name a URL)."""
+    if is_outage(exc):
+        log.warning(event, reason=outage_reason(exc), **fields)
+    else:
+        log.error(event, error_type=type(exc).__name__, **fields)

@@ -51,6 +51,7 @@ async def _run(rt: Runtime, settings: WorkerSettings) -> int:
     try:
         async with anyio.create_task_group() as tg:
             await tg.start(_on_signals, stop, hurry)
+            tg.start_soon(rt.gates.keep)
             log.info(
                 "batch.worker.start",
                 pid=os.getpid(),

@@ -8,20 +8,13 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import anyio
 import pytest
 
-from sift_fetch.callers import Caller
-from sift_fetch.pipeline import fetch_target
-from sift_fetch.runtime import Runtime
-from sift_fetch.target import Target
 from sift_store.engine import Store
-from sift_worker.attempt import Fetched
-from sift_worker.worker import Worker
 from tests.batch.helpers import new_targets, submit
-from tests.batch.worker_harness import FAST, HANG_GUARD, finished, job
+from tests.batch.worker_harness import finished, job, run_pipeline_worker
 from tests.support.config import make_config
-from tests.support.net import Connector, Resolver
+from tests.support.net import Resolver
 from tests.support.site import LocalSite, Reply
 
 ARTICLE = b"""<html><head><title>Harbour lights</title></head><body><article><h1>Harbour lights</h1>
@@ -48,33 +41,12 @@ def test_a_batch_through_the_real_pipeline(tmp_path: Path, store: Store, site: L
     targets = new_targets(urls)
     sub = submit(store, targets, caller="alice", now=time.time())
 
-    async def main() -> None:
-        rt = Runtime.open(
-            config,
-            store=store,
-            resolver=Resolver({"intranet.sift-test.dev": ["127.0.0.2"]}),
-            connector=Connector(),  # anything but 127.0.0.1 fails the test before a socket
-        )
-
-        async def fetch(caller: Caller, target: Target) -> Fetched:
-            return await fetch_target(rt, caller, target, batch=True)
-
-        worker = Worker(store, config.batch, fetch, deadline=30, settings=FAST)
-        stop = anyio.Event()
-        try:
-            with anyio.fail_after(HANG_GUARD):
-                async with anyio.create_task_group() as tg:
-                    tg.start_soon(worker.run, stop)
-                    while not await anyio.to_thread.run_sync(finished(store, sub.job_id)):
-                        await anyio.sleep(0.01)
-                    stop.set()
-        finally:
-            # The runtime shares the test's store: close its HTTP client and pool only.
-            await rt.http.aclose()
-            await rt.digest_client.aclose()
-            rt.pool.close()
-
-    anyio.run(main)
+    run_pipeline_worker(
+        config,
+        store,
+        finished(store, sub.job_id),
+        resolver=Resolver({"intranet.sift-test.dev": ["127.0.0.2"]}),
+    )
     view = job(store, sub.job_id)
     assert view.status == "partial"
     article, gone, blocked, notes = view.targets

@@ -11,17 +11,25 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
+import anyio
 import pytest
 from prometheus_client import generate_latest
 
 from sift_fetch import metrics
-from sift_fetch.callers import token_hash
+from sift_fetch.callers import Caller, token_hash
+from sift_fetch.config import load_config
+from sift_fetch.pipeline import fetch_target
+from sift_fetch.runtime import Runtime
+from sift_fetch.target import Target
 from sift_store.batch import RESTART
 from sift_store.batch_jobs import get_job, get_target
 from sift_store.engine import Store
+from sift_store.gates import slot_holders
 from tests.batch.helpers import new_targets, submit
+from tests.support.net import Connector
 from tests.support.site import LocalSite, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,3 +159,35 @@ def test_sigkill_mid_target_then_a_new_worker(
     assert "sift_batch_target_seconds_count 2.0" in text
     assert "sift_batch_queue_depth 1.0" in text  # /e, waiting for the next worker
     assert "sift_batch_targets_inflight 0.0" in text
+
+
+def test_a_killed_workers_gate_slot_frees_at_once_for_its_host(
+    tmp_path: Path, store: Store, site: LocalSite
+) -> None:
+    config_path = write_config(tmp_path, store, site.port)
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    submit(store, new_targets([site.url("/slow")]), now=time.time())
+    worker = WorkerProc(config_path, metrics_dir, tmp_path / "worker.log")
+    wait_for(lambda: site.count("/slow") == 1)  # the worker holds the host's slot
+    assert worker.signal(signal.SIGKILL) == -signal.SIGKILL
+    assert len(slot_holders(store)) == 1  # killed mid-fetch: nothing released it
+
+    # An interactive fetch of that host, where the dead worker's slot is the host's only one:
+    # it is free now, not once the dead worker's lease lapses.
+    config = load_config(config_path)
+    config = replace(config, fetch=replace(config.fetch, per_host=1))
+
+    async def interactive() -> str:
+        rt = Runtime.open(config, store=store, connector=Connector())
+        try:
+            result = await fetch_target(rt, Caller("alice", "standard"), Target(url=site.url("/a")))
+            return result.outcome
+        finally:
+            await rt.http.aclose()
+            await rt.digest_client.aclose()
+            rt.pool.close()
+
+    assert anyio.run(interactive) == "ok"
+    assert site.count("/a") == 1
+    assert slot_holders(store) == []

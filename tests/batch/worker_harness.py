@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
 
 from sift_fetch.callers import Caller
-from sift_fetch.config import BatchConfig
+from sift_fetch.config import BatchConfig, Config
+from sift_fetch.guard import Resolver
+from sift_fetch.pipeline import fetch_target
+from sift_fetch.runtime import Runtime
 from sift_fetch.target import Target
 from sift_store.batch import JobView
 from sift_store.batch_jobs import get_job
@@ -17,6 +20,7 @@ from sift_store.engine import Store
 from sift_worker.attempt import Fetched
 from sift_worker.settings import WorkerSettings
 from sift_worker.worker import Worker
+from tests.support.net import Connector
 
 FAST = WorkerSettings(
     lease_seconds=5.0,
@@ -108,3 +112,43 @@ def run_worker(
 async def eventually(check: Callable[[], bool]) -> None:
     while not await anyio.to_thread.run_sync(check):
         await anyio.sleep(0.005)
+
+
+def run_pipeline_worker(
+    config: Config,
+    store: Store,
+    until: Callable[[], bool],
+    *,
+    settings: WorkerSettings = FAST,
+    resolver: Resolver | None = None,
+    loops: int | None = None,
+    meanwhile: Callable[[Runtime], Awaitable[None]] | None = None,
+) -> None:
+    """The worker loop with the real pipeline (`fetch_target`, batch deadline) on STORE, which
+    the runtime shares, until UNTIL() holds; every connection goes to 127.0.0.1 or fails the
+    test. MEANWHILE gets the runtime, for interactive fetches beside the batch."""
+    batch = config.batch if loops is None else replace(config.batch, workers=loops)
+
+    async def main() -> None:
+        rt = Runtime.open(config, store=store, resolver=resolver, connector=Connector())
+
+        async def fetch(caller: Caller, target: Target) -> Fetched:
+            return await fetch_target(rt, caller, target, batch=True)
+
+        worker = Worker(store, batch, fetch, deadline=30, settings=settings)
+        stop = anyio.Event()
+        try:
+            with anyio.fail_after(HANG_GUARD):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(worker.run, stop)
+                    if meanwhile is not None:
+                        await meanwhile(rt)
+                    await eventually(until)
+                    stop.set()
+        finally:
+            # The runtime shares the test's store: close its HTTP client and pool only.
+            await rt.http.aclose()
+            await rt.digest_client.aclose()
+            rt.pool.close()
+
+    anyio.run(main)

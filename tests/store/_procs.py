@@ -8,7 +8,7 @@ from multiprocessing.synchronize import Barrier
 from typing import Any
 
 from sift_store.engine import open_store
-from sift_store.gates import GateLimits, acquire_slot
+from sift_store.gates import Full, GateLimits, acquire_slot
 from sift_store.migrate import migrate
 
 
@@ -57,7 +57,7 @@ def acquire_proc(
                 lease_seconds=60,
                 now=1000.0,
             )
-            if slot is not None:
+            if not isinstance(slot, Full):
                 got.append(slot)
         results.put(got)
     except Exception as exc:

@@ -7,12 +7,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sift_store.engine import Store
 from sift_store.gates import (
+    Full,
     GateLimits,
     acquire_slot,
     live_slots,
-    release_holder,
+    release_holders,
     release_slot,
-    renew_slot,
+    renew_holder,
+    slot_holders,
 )
 from tests.store._procs import acquire_proc, run_spawned
 
@@ -29,8 +31,9 @@ def _acquire(
     lease: float = 60.0,
     now: float = NOW,
     holder: str = "test",
+    headroom: int = 0,
 ) -> int | None:
-    return acquire_slot(
+    got = acquire_slot(
         store,
         holder=holder,
         host=host,
@@ -38,7 +41,9 @@ def _acquire(
         limits=limits,
         lease_seconds=lease,
         now=now,
+        headroom=headroom,
     )
+    return None if isinstance(got, Full) else got
 
 
 def test_global_limit(store: Store) -> None:
@@ -97,30 +102,78 @@ def test_lapsed_lease_gives_capacity_back(store: Store) -> None:
     assert _acquire(store, limits=limits, now=NOW + 11) is None
 
 
-def test_renew_keeps_the_slot_past_its_first_lease(store: Store) -> None:
-    limits = GateLimits(global_=1, per_host=1, per_caller=1)
-    slot = _acquire(store, limits=limits, lease=10)
-    assert slot is not None
-    assert renew_slot(store, slot, NOW + 100)
-    assert _acquire(store, limits=limits, now=NOW + 50) is None
+def test_renew_holder_keeps_its_slots_past_their_first_lease(store: Store) -> None:
+    limits = GateLimits(global_=2, per_host=2, per_caller=2)
+    assert _acquire(store, limits=limits, lease=10, holder="me") is not None
+    assert _acquire(store, limits=limits, lease=10, holder="other", host="b") is not None
+    assert renew_holder(store, "me", NOW + 100) == 1
+    # At NOW + 50 "other" has lapsed (and is reaped), "me" still holds.
+    assert _acquire(store, limits=limits, now=NOW + 50, holder="x", host="c") is not None
+    assert _acquire(store, limits=limits, now=NOW + 50, holder="y", host="d") is None
+    assert live_slots(store, NOW + 50) == 2
+
+
+def test_renew_holder_skips_the_slots_it_is_told_to(store: Store) -> None:
+    kept = _acquire(store, lease=10, holder="me")
+    unreleased = _acquire(store, lease=10, holder="me")
+    assert kept is not None and unreleased is not None
+    assert renew_holder(store, "me", NOW + 100, skip={unreleased}) == 1
     assert live_slots(store, NOW + 50) == 1
-    release_slot(store, slot)
-    assert not renew_slot(store, slot, NOW + 200)
 
 
-def test_renew_after_the_slot_was_reaped_fails(store: Store) -> None:
-    slot = _acquire(store, lease=10)
-    assert slot is not None
+def test_renew_after_the_slots_were_reaped_finds_none(store: Store) -> None:
+    assert _acquire(store, lease=10, holder="me") is not None
     assert _acquire(store, now=NOW + 20) is not None  # reaps the lapsed slot
-    assert not renew_slot(store, slot, NOW + 100)
+    assert renew_holder(store, "me", NOW + 100) == 0
 
 
-def test_release_holder_frees_all_of_its_slots(store: Store) -> None:
+def test_release_holders_frees_all_of_their_slots(store: Store) -> None:
     for _ in range(3):
         assert _acquire(store, holder="dying") is not None
+    assert _acquire(store, holder="dead") is not None
     assert _acquire(store, holder="other") is not None
-    assert release_holder(store, "dying") == 3
+    assert sorted(slot_holders(store)) == ["dead", "dying", "other"]
+    assert release_holders(store, ["dying", "dead"]) == 4
+    assert release_holders(store, []) == 0
     assert live_slots(store, NOW) == 1
+
+
+def test_full_names_the_gate_and_its_slots(store: Store) -> None:
+    limits = GateLimits(global_=10, per_host=2, per_caller=10)
+    _acquire(store, limits=limits, holder="p1", lease=30)
+    _acquire(store, limits=limits, holder="p2", lease=40)
+    _acquire(store, limits=limits, holder="p3", host="elsewhere", lease=50)
+    full = acquire_slot(
+        store,
+        holder="me",
+        host="example.com",
+        caller="alice",
+        limits=limits,
+        lease_seconds=15,
+        now=NOW,
+    )
+    assert isinstance(full, Full) and full.gate == "host"
+    assert sorted(full.slots) == [("p1", NOW + 30), ("p2", NOW + 40)]
+
+
+def test_headroom_leaves_every_gate_one_slot(store: Store) -> None:
+    limits = GateLimits(global_=3, per_host=2, per_caller=3)
+    # A batch (headroom 1) gets one of the host's two slots, an interactive fetch the other.
+    assert _acquire(store, limits=limits, headroom=1) is not None
+    assert _acquire(store, limits=limits, headroom=1) is None
+    interactive = _acquire(store, limits=limits)
+    assert interactive is not None
+    # Globally the batch may fill all but the last slot, which stays interactive.
+    assert _acquire(store, limits=limits, host="b", headroom=1) is None
+    release_slot(store, interactive)
+    assert _acquire(store, limits=limits, host="b", headroom=1) is not None
+    assert _acquire(store, limits=limits, host="c") is not None
+
+
+def test_headroom_never_closes_a_gate_of_one(store: Store) -> None:
+    limits = GateLimits(global_=8, per_host=1, per_caller=4)
+    assert _acquire(store, limits=limits, headroom=1) is not None
+    assert _acquire(store, limits=limits, headroom=1) is None
 
 
 def _race(store: Store, n: int, limits: GateLimits, hosts: int) -> list[int | None]:

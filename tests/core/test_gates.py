@@ -1,0 +1,108 @@
+"""This process's side of the gates, on a real store: a dead process's slots free quickly (at once
+on its own host, within a lease elsewhere), a busy answer says when a slot can really free, and
+a release lost to an outage is done again rather than renewed forever."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import anyio
+import pytest
+
+from sift_fetch import gates as gates_module
+from sift_fetch.config import FetchConfig
+from sift_fetch.errors import Busy
+from sift_fetch.gates import Gates, retry_after
+from sift_fetch.identity import process_name
+from sift_store.engine import Store
+from sift_store.gates import Full, GateLimits, acquire_slot, live_slots, slot_holders
+
+ONE_PER_HOST = FetchConfig(per_host=1)
+ELSEWHERE = "other-host|1|4242|cafe"  # a process on another host: never judged, only leased
+
+
+def _dead_local_name() -> str:
+    """The name a process of ours had, on this host, once it has exited."""
+    child = subprocess.run(
+        [sys.executable, "-c", "from sift_fetch.identity import process_name as p; print(p())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return child.stdout.strip()
+
+
+def _hold(store: Store, holder: str, lease: float, host: str = "example.com") -> int:
+    got = acquire_slot(
+        store,
+        holder=holder,
+        host=host,
+        caller="bob",
+        limits=GateLimits(8, 2, 4),
+        lease_seconds=lease,
+        now=time.time(),
+    )
+    assert not isinstance(got, Full)
+    return got
+
+
+def test_a_dead_local_holder_is_reaped_when_in_the_way(store: Store) -> None:
+    _hold(store, _dead_local_name(), lease=60)
+    gates = Gates(store, ONE_PER_HOST, process_name())
+    slot = anyio.run(lambda: gates.acquire("example.com", "alice", batch=False))
+    assert slot > 0
+    assert slot_holders(store) == [gates.holder]
+
+
+def test_a_new_process_frees_its_dead_predecessors_slots(store: Store) -> None:
+    _hold(store, _dead_local_name(), lease=60)
+    _hold(store, ELSEWHERE, lease=60, host="b.example")
+    assert Gates(store, ONE_PER_HOST, process_name()).reap_dead_local() == 1
+    assert slot_holders(store) == [ELSEWHERE]
+
+
+def test_busy_says_when_a_slot_can_really_free(store: Store) -> None:
+    # Another host's process stopped renewing: its lease lapses in about 6 s, not sooner.
+    _hold(store, ELSEWHERE, lease=6)
+    gates = Gates(store, ONE_PER_HOST, process_name())
+    with pytest.raises(Busy) as refused:
+        anyio.run(lambda: gates.acquire("example.com", "alice", batch=False))
+    assert refused.value.retry_after is not None and 4.0 <= refused.value.retry_after <= 6.0
+    assert "host gate" in refused.value.detail
+
+
+def test_retry_after_is_short_while_the_holders_are_alive() -> None:
+    now = 1000.0
+    fresh = Full("host", [("a", now + gates_module.SLOT_LEASE_SECONDS)])
+    assert retry_after(fresh, now) == gates_module.LIVE_RETRY_AFTER
+    stale = Full("host", [("a", now + 3.5), ("b", now + 8.0)])
+    assert retry_after(stale, now) == 3.5
+    lapsing = Full("global", [("a", now + 0.2)])
+    assert retry_after(lapsing, now) == 1.0
+
+
+def test_renewed_slots_outlive_their_lease_and_lapse_once_renewal_stops(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gates_module, "SLOT_LEASE_SECONDS", 0.6)
+    monkeypatch.setattr(gates_module, "RENEW_SECONDS", 0.1)
+    gates = Gates(store, ONE_PER_HOST, process_name())
+
+    async def main() -> None:
+        # Not a timed assertion: a broken lease would hang here.
+        with anyio.fail_after(10):
+            await run(gates)
+
+    async def run(gates: Gates) -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(gates.keep)
+            await gates.acquire("example.com", "alice", batch=False)
+            await anyio.sleep(1.5)  # well past the first lease: kept alive by renewals
+            assert await store.run(live_slots, time.time()) == 1
+            tg.cancel_scope.cancel()  # the process "dies": renewals stop, nothing released
+        while await store.run(live_slots, time.time()):
+            await anyio.sleep(0.05)
+
+    anyio.run(main)
