@@ -168,7 +168,8 @@ def test_recover_fetches_the_archived_copy(make_client: MakeClient, site: LocalS
 
 
 def test_healthz_and_metrics(client: TestClient, site: LocalSite) -> None:
-    assert client.get("/healthz").json() == {"ok": True}
+    health = {"ok": True, "checks": {"store_read": "ok", "store_write": "ok"}}
+    assert client.get("/healthz").json() == health
     post(client, {"url": site.url("/article")})
     post(client, {"url": "http://10.0.0.1/"})
     text = client.get("/metrics").text
