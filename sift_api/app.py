@@ -9,6 +9,7 @@ import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,7 +18,12 @@ from starlette.routing import Route
 from sift_api.auth import Unauthorized
 from sift_api.batch import ROUTES as BATCH_ROUTES
 from sift_api.bodycap import BodyCap
-from sift_api.errors import error_response, internal_response, store_error_response
+from sift_api.errors import (
+    error_response,
+    internal_response,
+    routing_error_response,
+    store_error_response,
+)
 from sift_api.fetch import v1_fetch
 from sift_api.health import healthz
 from sift_api.observe import Observe
@@ -84,6 +90,7 @@ def create_app(
         exception_handlers={
             FetchError: _fetch_error,
             Unauthorized: _unauthorized,
+            HTTPException: routing_error_response,
             SQLAlchemyError: store_error_response,
             # Starlette answers with this one, then raises again for the server to log.
             Exception: internal_response,

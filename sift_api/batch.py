@@ -21,7 +21,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sift_api.auth import authenticate
-from sift_api.fetch import read_json
+from sift_api.body import read_json
+from sift_api.errors import NotFound
 from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.errors import BadRequest, Blocked, FetchError
@@ -38,7 +39,7 @@ from sift_store.batch import (
     TargetView,
     TooManyTargets,
 )
-from sift_store.batch_jobs import cancel, create_job, get_job, get_target, touch
+from sift_store.batch_jobs import cancel, create_job, get_job, get_target, is_job_id, touch
 from sift_store.outage import is_outage, outage_reason
 
 log = structlog.get_logger("sift.batch")
@@ -51,13 +52,6 @@ WAIT_POLL_SECONDS = 0.2
 BUSY_RETRY_AFTER = 10.0
 # Failures that the same target may well get past later (hint `retry` covers the rest).
 RETRYABLE_OUTCOMES = frozenset({"timeout", "busy", "upstream_5xx", RESTART, "cancel"})
-
-
-class NotFound(FetchError):
-    outcome = "other"
-    http_status = 404
-    prefix = "not_found"
-    default_hint = None
 
 
 class Conflict(FetchError):
@@ -230,7 +224,10 @@ def job_body(job: JobView, ttl: float, *, with_results: bool) -> dict[str, Any]:
 
 
 def _job_id(request: Request) -> str:
-    return str(request.path_params["job_id"])
+    job_id = str(request.path_params["job_id"])
+    if not is_job_id(job_id):
+        raise _not_found()
+    return job_id
 
 
 def _flag(request: Request, name: str) -> bool:
