@@ -27,11 +27,12 @@ from sift_cli.jobwait import outcome_lines, wait_for_job
 from sift_cli.procs import (
     Child,
     ChildExited,
-    Terminated,
+    Stopped,
     free_port,
-    raise_on_sigterm,
+    ignore_stop_signals,
     spawn,
     stop,
+    stop_on_signals,
     wait_healthy,
 )
 from sift_fetch.callers import new_token, token_hash
@@ -95,10 +96,10 @@ allow_ports = [{site_port}]
 
 def demo() -> None:
     """Run a batch end to end against a built-in local site, then stop everything."""
+    stop_on_signals()
     tmp = Path(tempfile.mkdtemp(prefix="sift-demo-"))
     children: list[Child] = []
     site: DemoSite | None = None
-    raise_on_sigterm()
     code = 0
     try:
         site = DemoSite()
@@ -121,7 +122,7 @@ def demo() -> None:
         wait_healthy(base, children)
         with Client(base, token) as client:
             _run(client, site)
-    except (KeyboardInterrupt, Terminated):
+    except Stopped:
         typer.echo("\nsift demo: interrupted", err=True)
         code = INTERRUPTED
     except (CliError, ChildExited, TimeoutError, DemoFailed) as exc:
@@ -129,6 +130,7 @@ def demo() -> None:
         _show_logs(tmp)
         code = REFUSED
     finally:
+        ignore_stop_signals()  # the clean-up runs to its end (STOP_GRACE at most)
         stop(children)
         if site is not None:
             site.stop()

@@ -16,11 +16,12 @@ from sift_cli.options import ConfigOpt
 from sift_cli.procs import (
     Child,
     ChildExited,
-    Terminated,
+    Stopped,
     check_alive,
-    raise_on_sigterm,
+    ignore_stop_signals,
     spawn,
     stop,
+    stop_on_signals,
     wait_healthy,
 )
 
@@ -69,7 +70,7 @@ def up(config: ConfigOpt = None) -> None:
     )
     env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir}
     children: list[Child] = []
-    raise_on_sigterm()
+    stop_on_signals()
     code = 0
     try:
         children.append(spawn("api", ["sift_cli", "serve", *args], env=env))
@@ -79,12 +80,14 @@ def up(config: ConfigOpt = None) -> None:
         while True:
             check_alive(children)
             time.sleep(WATCH_SECONDS)
-    except (KeyboardInterrupt, Terminated):
+    except Stopped:
+        # Ctrl-C (or SIGTERM) is how `up` is meant to end: a clean stop, exit 0.
         typer.echo("sift: stopping the api and the worker", err=True)
     except (ChildExited, TimeoutError) as exc:
         typer.echo(f"sift: {exc}; stopping", err=True)
         code = REFUSED
     finally:
+        ignore_stop_signals()  # the clean-up runs to its end (STOP_GRACE at most)
         stop(children)
         if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
             shutil.rmtree(metrics_dir, ignore_errors=True)

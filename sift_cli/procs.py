@@ -126,12 +126,33 @@ def wait_healthy(base_url: str, children: Sequence[Child], timeout: float = 60.0
             time.sleep(0.1)
 
 
-class Terminated(Exception):
-    """SIGTERM to the launcher: stop the children the same way as on Ctrl-C."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def raise_on_sigterm() -> None:
-    def handler(_signum: int, _frame: object) -> None:
-        raise Terminated
+class Stopped(KeyboardInterrupt):
+    """SIGINT or SIGTERM reached a launcher: it stops its children, then exits.
 
-    signal.signal(signal.SIGTERM, handler)
+    A KeyboardInterrupt, not an Exception: no `except Exception` on the way (in httpx, say) can
+    mistake it for a failure of its own and swallow it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def stop_on_signals() -> None:
+    """From now on the first SIGINT or SIGTERM raises Stopped and any later one is ignored. A
+    launcher calls this before it starts a child, so an interrupt always finds it ready to stop
+    them, and `ignore_stop_signals` when its clean-up begins, so none cuts that short."""
+
+    def handler(signum: int, _frame: object) -> None:
+        ignore_stop_signals()
+        raise Stopped(signum)
+
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handler)
+
+
+def ignore_stop_signals() -> None:
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from sift_cli.procs import free_port
 from tests.batch_api.stack import REPO, write_config
@@ -68,7 +69,15 @@ def test_demo_runs_end_to_end_and_leaves_nothing(tmp_path: Path) -> None:
     assert processes_mentioning(str(tmp_path)) == []
 
 
-def test_demo_interrupted_stops_its_children(tmp_path: Path) -> None:
+# Lines `sift demo` prints at three moments: before it starts a child, once both children are
+# started, and once the API answers (mid-run). The launcher's signal handlers are in place
+# before the first of them, so an interrupt at any of these moments must end the same way.
+MOMENTS = ["sift demo: working in", "worker pid", "1. A private address"]
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_demo_interrupted_stops_its_children(tmp_path: Path, moment: str, sig: int) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sift_cli", "demo"],
         cwd=REPO,
@@ -78,11 +87,12 @@ def test_demo_interrupted_stops_its_children(tmp_path: Path) -> None:
         env={**os.environ, "SIFT_CONFIG": "", "TMPDIR": str(tmp_path)},
     )
     assert proc.stdout is not None
-    for line in proc.stdout:  # once the children are started
-        if line.strip().startswith("worker pid"):
+    for line in proc.stdout:
+        if line.strip().startswith(moment):
             break
-    assert processes_mentioning(str(tmp_path))  # the api and the worker are running
-    proc.send_signal(signal.SIGINT)
+    if moment != MOMENTS[0]:
+        assert processes_mentioning(str(tmp_path))  # the api and the worker are running
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
