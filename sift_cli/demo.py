@@ -109,12 +109,10 @@ def demo() -> None:
         config = write_config(tmp, api_port, site.port, token)
         typer.echo(f"sift demo: working in {tmp}")
         args = ["--config", str(config)]
-        # Both children count into one directory, so the API's /metrics shows the worker too.
-        env = {"PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}
-        (tmp / "metrics").mkdir()
+        # Both children count into the config's metrics directory, beside the store in TMP.
         for name, command in (("api", "serve"), ("worker", "worker")):
             with open(tmp / f"{name}.log", "wb") as log:
-                children.append(spawn(name, ["sift_cli", command, *args], output=log, env=env))
+                children.append(spawn(name, ["sift_cli", command, *args], output=log))
         site.start()
         typer.echo(f"  api    {base} (pid {children[0].proc.pid})")
         typer.echo(f"  worker pid {children[1].proc.pid}")

@@ -3,15 +3,12 @@ as child processes, for local use)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 
 import typer
 
 from sift_cli.exits import REFUSED
-from sift_cli.launch import load_or_exit
+from sift_cli.launch import load_or_exit, share_metrics
 from sift_cli.options import ConfigOpt
 from sift_cli.procs import (
     Child,
@@ -31,11 +28,12 @@ WATCH_SECONDS = 0.5
 
 def serve(config: ConfigOpt = None) -> None:
     """Run the API server (uvicorn)."""
+    cfg = load_or_exit(config)
+    share_metrics(cfg)
     import uvicorn
 
     from sift_api.app import create_app
 
-    cfg = load_or_exit(config)
     uvicorn.run(
         create_app(cfg),
         host=cfg.server.host,
@@ -47,9 +45,11 @@ def serve(config: ConfigOpt = None) -> None:
 
 def worker(config: ConfigOpt = None) -> None:
     """Run the batch worker: claims targets from the store and fetches them, one at a time."""
+    cfg = load_or_exit(config)
+    share_metrics(cfg)
     from sift_worker.run import main
 
-    raise typer.Exit(main(load_or_exit(config)))
+    raise typer.Exit(main(cfg))
 
 
 def local_url(host: str, port: int) -> str:
@@ -64,17 +64,13 @@ def up(config: ConfigOpt = None) -> None:
     cfg = load_or_exit(config, announce=False)
     base = local_url(cfg.server.host, cfg.server.port)
     args = ["--config", config] if config else []
-    # Both children write their counters here, so the API's /metrics shows the worker's too.
-    metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(
-        prefix="sift-metrics-"
-    )
-    env = {"PROMETHEUS_MULTIPROC_DIR": metrics_dir}
     children: list[Child] = []
     stop_on_signals()
     code = 0
     try:
-        children.append(spawn("api", ["sift_cli", "serve", *args], env=env))
-        children.append(spawn("worker", ["sift_cli", "worker", *args], env=env))
+        # Both find the same metrics directory from the config, as any two processes do.
+        children.append(spawn("api", ["sift_cli", "serve", *args]))
+        children.append(spawn("worker", ["sift_cli", "worker", *args]))
         wait_healthy(base, children)
         typer.echo(f"sift: api on {base}, worker running; Ctrl-C stops both", err=True)
         while True:
@@ -89,6 +85,4 @@ def up(config: ConfigOpt = None) -> None:
     finally:
         ignore_stop_signals()  # the clean-up runs to its end (STOP_GRACE at most)
         stop(children)
-        if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
     raise typer.Exit(code)
