@@ -111,19 +111,32 @@ def check_alive(children: Sequence[Child]) -> None:
 
 
 def wait_healthy(base_url: str, children: Sequence[Child], timeout: float = 60.0) -> None:
-    """Until GET /healthz answers 200; a child that exits meanwhile ends the wait at once."""
+    """Until GET /healthz answers 200; a child that exits meanwhile ends the wait at once. On
+    timeout, the last unhealthy answer says why (a full disk, a locked store...)."""
     deadline = time.monotonic() + timeout
-    with httpx.Client(trust_env=False, timeout=2.0) as http:
+    last = "no answer"
+    with httpx.Client(trust_env=False, timeout=5.0) as http:
         while True:
             check_alive(children)
             try:
-                if http.get(f"{base_url}/healthz").status_code == 200:
+                answer = http.get(f"{base_url}/healthz")
+                if answer.status_code == 200:
                     return
+                last = f"{answer.status_code} {_error_of(answer)}"
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the api did not answer on {base_url} within {timeout:.0f} s")
+                raise TimeoutError(
+                    f"the api on {base_url} was not healthy within {timeout:.0f} s ({last})"
+                )
             time.sleep(0.1)
+
+
+def _error_of(answer: httpx.Response) -> str:
+    try:
+        return str(answer.json()["error"])
+    except (ValueError, KeyError, TypeError):
+        return answer.text[:200]
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

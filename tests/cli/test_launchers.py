@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from sift_cli.procs import free_port
+from sift_cli.procs import free_port, wait_healthy
 from tests.batch_api.stack import REPO, write_config
 from tests.support.config import auth
 
@@ -145,3 +145,13 @@ def _wait_healthy(base: str, proc: subprocess.Popen[str]) -> None:
             pass
         time.sleep(0.1)
     raise AssertionError("sift up did not become healthy")
+
+
+def test_an_unhealthy_api_is_reported_with_its_reason() -> None:
+    from tests.support.site import LocalSite, Reply
+
+    body = b'{"success": false, "error": "unavailable: the store\'s disk is full", "ok": false}'
+    unhealthy = Reply(status=503, body=body, content_type="application/json")
+    with LocalSite({"/healthz": unhealthy}) as site, pytest.raises(TimeoutError) as caught:
+        wait_healthy(site.url(""), [], timeout=0.3)
+    assert "503 unavailable: the store's disk is full" in str(caught.value)
