@@ -1,9 +1,9 @@
 """Every failure → its JSON envelope, the one way every route answers one.
 
 A FetchError is its own envelope, and so is a path no route takes (404) or a method it does not
-(405). A store outage (the database restarting or out of reach, a
-full disk, a lock held too long) is `503 unavailable`, logged once with its reason and no
-traceback. Anything else is a bug: `500 internal`, and the server logs its traceback.
+(405). A store outage (the database restarting or out of reach, a full disk, a lock held too
+long) is `503 unavailable`, logged once with its reason and no traceback. Anything else is a
+bug: `500 internal`, and the server logs its traceback.
 """
 
 from __future__ import annotations

@@ -63,9 +63,8 @@ def spawn(
     args: Sequence[str],
     *,
     output: IO[Any] | None = None,
-    env: dict[str, str] | None = None,
 ) -> Child:
-    """Run `python -m ARGS…` with this interpreter (so the same install) and ENV added."""
+    """Run `python -m ARGS…` with this interpreter (so the same install)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", *args],
         stdin=subprocess.DEVNULL,
@@ -74,7 +73,7 @@ def spawn(
         start_new_session=True,
         # Safe here: the launchers spawn before they start any thread of their own.
         preexec_fn=_death_signal(),
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     return Child(name, proc)
 
