@@ -33,6 +33,7 @@ from sift_cli.procs import (
     spawn,
     stop,
     stop_on_signals,
+    stop_requested,
     wait_healthy,
 )
 from sift_fetch.callers import new_token, token_hash
@@ -121,8 +122,7 @@ def demo() -> None:
         with Client(base, token) as client:
             _run(client, site)
     except Stopped:
-        typer.echo("\nsift demo: interrupted", err=True)
-        code = INTERRUPTED
+        pass  # said below: an interrupt can also have come without its exception
     except (CliError, ChildExited, TimeoutError, DemoFailed) as exc:
         typer.echo(f"sift demo: {getattr(exc, 'message', exc)}", err=True)
         _show_logs(tmp)
@@ -133,6 +133,9 @@ def demo() -> None:
         if site is not None:
             site.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    if stop_requested():
+        typer.echo("\nsift demo: interrupted", err=True)
+        code = INTERRUPTED
     if code == 0:
         typer.echo("\nsift demo: stopped the api and the worker; removed the temporary store")
     raise typer.Exit(code)

@@ -3,6 +3,7 @@ as child processes, for local use)."""
 
 from __future__ import annotations
 
+import signal
 import time
 
 import typer
@@ -16,6 +17,7 @@ from sift_cli.procs import (
     Stopped,
     check_alive,
     ignore_stop_signals,
+    raise_if_stopped,
     spawn,
     stop,
     stop_on_signals,
@@ -28,6 +30,10 @@ WATCH_SECONDS = 0.5
 
 def serve(config: ConfigOpt = None) -> None:
     """Run the API server (uvicorn)."""
+    # uvicorn stops gracefully on SIGTERM, then raises it again once it has restored this
+    # handler: the process then exits normally, so its exit handlers run (they remove the
+    # render pool's temporary directory) instead of dying by the signal.
+    exit_cleanly_on_sigterm()
     cfg = load_or_exit(config)
     share_metrics(cfg)
     import uvicorn
@@ -43,8 +49,20 @@ def serve(config: ConfigOpt = None) -> None:
     )
 
 
+def exit_cleanly_on_sigterm() -> None:
+    """SIGTERM, the way a service manager stops a process, ends it with a normal exit (0), so
+    its exit handlers run; the server and the worker take the signal over once they run."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def worker(config: ConfigOpt = None) -> None:
     """Run the batch worker: claims targets from the store and fetches them, one at a time."""
+    # Until the worker listens for it (its start-up takes seconds), SIGTERM ends it cleanly.
+    exit_cleanly_on_sigterm()
     cfg = load_or_exit(config)
     share_metrics(cfg)
     from sift_worker.run import main
@@ -74,6 +92,7 @@ def up(config: ConfigOpt = None) -> None:
         wait_healthy(base, children)
         typer.echo(f"sift: api on {base}, worker running; Ctrl-C stops both", err=True)
         while True:
+            raise_if_stopped()
             check_alive(children)
             time.sleep(WATCH_SECONDS)
     except Stopped:

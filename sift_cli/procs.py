@@ -116,6 +116,7 @@ def wait_healthy(base_url: str, children: Sequence[Child], timeout: float = 60.0
     last = "no answer"
     with httpx.Client(trust_env=False, timeout=5.0) as http:
         while True:
+            raise_if_stopped()
             check_alive(children)
             try:
                 answer = http.get(f"{base_url}/healthz")
@@ -139,6 +140,8 @@ def _error_of(answer: httpx.Response) -> str:
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The signal that asked this launcher to stop, once one has.
+_received: list[int] = []
 
 
 class Stopped(KeyboardInterrupt):
@@ -155,12 +158,25 @@ class Stopped(KeyboardInterrupt):
 def stop_on_signals() -> None:
     """From now on the first SIGINT or SIGTERM raises Stopped and any later one is ignored. A
     launcher calls this before it starts a child, so an interrupt always finds it ready to stop
-    them, and `ignore_stop_signals` when its clean-up begins, so none cuts that short."""
+    them, and `ignore_stop_signals` when its clean-up begins, so none cuts that short.
+
+    Python runs the handler wherever the main thread is, and where it cannot raise (in an
+    at-fork or finalizer callback, as while a child is spawned) the Stopped is dropped: so the
+    request is also remembered, `stop_requested` tells, and `raise_if_stopped` raises it again
+    at the launchers' next wait; the dropped one is not printed."""
 
     def handler(signum: int, _frame: object) -> None:
         ignore_stop_signals()
+        _received.append(signum)
         raise Stopped(signum)
 
+    default_hook = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        if not isinstance(info.exc_value, Stopped):
+            default_hook(info)
+
+    sys.unraisablehook = unraisable
     for sig in STOP_SIGNALS:
         signal.signal(sig, handler)
 
@@ -168,3 +184,12 @@ def stop_on_signals() -> None:
 def ignore_stop_signals() -> None:
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
+
+
+def stop_requested() -> bool:
+    return bool(_received)
+
+
+def raise_if_stopped() -> None:
+    if _received:
+        raise Stopped(_received[0])

@@ -79,8 +79,14 @@ class RenderPool:
         self._lock = threading.Lock()  # render() may be awaited from several event loops
 
     def start(self) -> None:
-        """Start the forkserver and every worker now, and wait until one has run a task."""
-        self._pool.schedule(_ready).result(timeout=START_TIMEOUT)
+        """Start the forkserver and every worker now, and wait until one has run a task. A
+        start cut short (by a signal's SystemExit, say) stops what it started: the process
+        must not wait at exit for workers that nobody will stop."""
+        try:
+            self._pool.schedule(_ready).result(timeout=START_TIMEOUT)
+        except BaseException:
+            self.close()
+            raise
 
     def _release(self, *_: object) -> None:
         with self._lock:
