@@ -1,7 +1,9 @@
 """`/v1/fetch` against a local static site, uncached and cached, beside a direct httpx GET.
 
-Starts a static site and a real `sift serve` process on loopback, then prints requests per
-second and median latency at a few concurrency levels, and our overhead as a ratio.
+Starts a static site and a real `sift serve` process on loopback, prints how long the server
+took to answer /healthz and its very first clean fetch (render pool start-up included, unless
+paid at start), then requests per second and median latency at a few concurrency levels, and
+our overhead as a ratio.
 
     .venv/bin/python bench/fetch_bench.py [--requests 400] [--concurrency 1,8]
 """
@@ -99,6 +101,9 @@ async def bench(args: argparse.Namespace, api: str, site: str, pages: list[str])
 
             return send
 
+        first = time.perf_counter()
+        await via_sift("clean")(f"{site}/{pages[0]}?first")
+        print(f"first clean fetch after start: {(time.perf_counter() - first) * 1000:.0f} ms")
         print(f"{len(pages)} page(s), {args.requests} requests per row")
         print(f"{'case':<28}{'conc':>5}{'req/s':>10}{'p50 ms':>10}{'ratio':>8}")
         for run_id, conc in enumerate(args.concurrency):
@@ -146,6 +151,7 @@ allow_cidrs = ["127.0.0.1/32"]
 allow_ports = [{site_port}]
 """
         )
+        started = time.perf_counter()
         proc = subprocess.Popen(
             [sys.executable, "-m", "sift_cli", "serve", "--config", str(config)],
             stderr=subprocess.DEVNULL,
@@ -159,6 +165,7 @@ allow_ports = [{site_port}]
                         break
                 except httpx.TransportError:
                     time.sleep(0.1)
+            print(f"start to healthy: {time.perf_counter() - started:.1f} s")
             asyncio.run(bench(args, api, f"http://127.0.0.1:{site_port}", pages))
         finally:
             proc.send_signal(signal.SIGTERM)

@@ -7,8 +7,9 @@ from contextlib import asynccontextmanager
 
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,8 +18,14 @@ from starlette.routing import Route
 from sift_api.auth import Unauthorized
 from sift_api.batch import ROUTES as BATCH_ROUTES
 from sift_api.bodycap import BodyCap
-from sift_api.errors import error_response
+from sift_api.errors import (
+    error_response,
+    internal_response,
+    routing_error_response,
+    store_error_response,
+)
 from sift_api.fetch import v1_fetch
+from sift_api.health import healthz
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
 from sift_fetch.config import Config
@@ -28,17 +35,6 @@ from sift_fetch.http import Connector
 from sift_fetch.metrics import metrics_registry
 from sift_fetch.runtime import Runtime
 from sift_store.engine import Store
-
-
-async def healthz(request: Request) -> JSONResponse:
-    rt: Runtime = request.app.state.runtime
-    await rt.store.run(_ping)
-    return JSONResponse({"ok": True})
-
-
-def _ping(store: Store) -> None:
-    with store.read() as conn:
-        conn.execute(text("SELECT 1"))
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -91,6 +87,13 @@ def create_app(
             Route("/openapi.json", openapi_json, methods=["GET"]),
         ],
         middleware=[Middleware(Observe), Middleware(BodyCap)],
-        exception_handlers={FetchError: _fetch_error, Unauthorized: _unauthorized},
+        exception_handlers={
+            FetchError: _fetch_error,
+            Unauthorized: _unauthorized,
+            HTTPException: routing_error_response,
+            SQLAlchemyError: store_error_response,
+            # Starlette answers with this one, then raises again for the server to log.
+            Exception: internal_response,
+        },
         lifespan=lifespan,
     )

@@ -15,12 +15,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 import anyio
+import structlog
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sift_api.auth import authenticate
-from sift_api.fetch import read_json
+from sift_api.body import read_json
+from sift_api.errors import NotFound
 from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.errors import BadRequest, Blocked, FetchError
@@ -37,7 +39,10 @@ from sift_store.batch import (
     TargetView,
     TooManyTargets,
 )
-from sift_store.batch_jobs import cancel, create_job, get_job, get_target, touch
+from sift_store.batch_jobs import cancel, create_job, get_job, get_target, is_job_id, touch
+from sift_store.outage import is_outage, outage_reason
+
+log = structlog.get_logger("sift.batch")
 
 MAX_WAIT_SECONDS = 60.0
 # How often a long-poll re-reads its job (one job row and at most 32 target rows, no results):
@@ -47,13 +52,6 @@ WAIT_POLL_SECONDS = 0.2
 BUSY_RETRY_AFTER = 10.0
 # Failures that the same target may well get past later (hint `retry` covers the rest).
 RETRYABLE_OUTCOMES = frozenset({"timeout", "busy", "upstream_5xx", RESTART, "cancel"})
-
-
-class NotFound(FetchError):
-    outcome = "other"
-    http_status = 404
-    prefix = "not_found"
-    default_hint = None
 
 
 class Conflict(FetchError):
@@ -226,7 +224,10 @@ def job_body(job: JobView, ttl: float, *, with_results: bool) -> dict[str, Any]:
 
 
 def _job_id(request: Request) -> str:
-    return str(request.path_params["job_id"])
+    job_id = str(request.path_params["job_id"])
+    if not is_job_id(job_id):
+        raise _not_found()
+    return job_id
 
 
 def _flag(request: Request, name: str) -> bool:
@@ -255,9 +256,27 @@ def _not_found() -> NotFound:
     return NotFound("no such batch job")
 
 
-async def _owned_touch(rt: Runtime, job_id: str, caller: Caller) -> None:
-    if not await rt.store.run(touch, job_id, caller=caller.name, now=time.time()):
+async def _owned_touch(rt: Runtime, job_id: str, caller: Caller) -> str | None:
+    """Bump the job's lease (an owner read); 404 when the job is not the caller's.
+
+    A touch lost to a store outage (a lock, a full disk, a read-only database) costs only lease
+    time, so the read goes on and finds out by itself whether the job is the caller's. The
+    outage's reason comes back, to be logged once the read has answered: a read that fails too
+    is logged as `store.unavailable`, and one line per failed request is enough."""
+    try:
+        owned = await rt.store.run(touch, job_id, caller=caller.name, now=time.time())
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        return outage_reason(exc)
+    if not owned:
         raise _not_found()
+    return None
+
+
+def _log_lost_touch(reason: str | None) -> None:
+    if reason is not None:
+        log.warning("batch.touch.unavailable", reason=reason)
 
 
 async def _wait_until_finished(rt: Runtime, job_id: str, caller: Caller, seconds: float) -> None:
@@ -277,27 +296,29 @@ async def read_job(request: Request) -> JSONResponse:
     job_id = _job_id(request)
     with_results = _flag(request, "results")
     wait = _wait_seconds(request)
-    await _owned_touch(rt, job_id, caller)
+    lost = await _owned_touch(rt, job_id, caller)
     if wait:
         await _wait_until_finished(rt, job_id, caller, wait)
         # A long wait is a read too: the lease counts from its answer.
-        await _owned_touch(rt, job_id, caller)
+        lost = await _owned_touch(rt, job_id, caller)
     job = await rt.store.run(get_job, job_id, caller=caller.name, results=with_results)
     if job is None:  # swept or evicted since the touch
         raise _not_found()
+    _log_lost_touch(lost)
     return JSONResponse(job_body(job, rt.config.batch.ttl, with_results=with_results))
 
 
 async def read_target(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
     job_id = _job_id(request)
-    await _owned_touch(rt, job_id, caller)
+    lost = await _owned_touch(rt, job_id, caller)
     raw = str(request.path_params["idx"])
     # Parsed here, not by a route convertor: a bad index gets this JSON 404, not a bare one.
     idx = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
     view = None if idx is None else await rt.store.run(get_target, job_id, idx, caller=caller.name)
     if view is None:
         raise NotFound(f"the batch job has no target {raw!r}")
+    _log_lost_touch(lost)
     return JSONResponse({"success": True, "job_id": job_id, **target_row(view, with_result=True)})
 
 

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from sift_api.auth import authenticate
+from sift_api.body import read_json
 from sift_api.errors import error_response
-from sift_fetch.errors import BadRequest
 from sift_fetch.pipeline import fetch_target
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import parse_target
-
-
-async def read_json(request: Request) -> Any:
-    try:
-        return json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadRequest(f"body is not valid JSON: {exc}") from None
 
 
 async def v1_fetch(request: Request) -> JSONResponse:

@@ -162,6 +162,17 @@ JOB = {
 _JOB_ID = {"name": "job_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _AUTH = {"401": _failure("Missing or unknown bearer token.")}
 _NOT_FOUND = {"404": _failure("No such job for this caller (another caller's job looks the same).")}
+_UNAVAILABLE = {
+    "503": _retry_after("The store is away for now (`unavailable:`); retry after Retry-After.")
+}
+_CHECKS = {
+    "type": "object",
+    "required": ["store_read", "store_write"],
+    "properties": {
+        "store_read": {"type": "string", "description": "`ok`, or why the store cannot be read."},
+        "store_write": {"type": "string", "description": "`ok`, or why it cannot be written."},
+    },
+}
 
 
 def document() -> dict[str, Any]:
@@ -189,7 +200,7 @@ def document() -> dict[str, Any]:
             "/v1/batch": {"post": _submit()},
             "/v1/batch/{job_id}": {"get": _read_job(), "delete": _cancel()},
             "/v1/batch/{job_id}/{idx}": {"get": _read_target()},
-            "/healthz": {"get": _plain("Liveness: the process answers and reaches its store.")},
+            "/healthz": {"get": _healthz()},
             "/metrics": {
                 "get": {
                     "summary": "Prometheus metrics (API and worker series).",
@@ -215,6 +226,35 @@ def _plain(summary: str) -> dict[str, Any]:
     }
 
 
+def _healthz() -> dict[str, Any]:
+    healthy = {
+        "type": "object",
+        "required": ["ok", "checks"],
+        "properties": {"ok": {"type": "boolean", "enum": [True]}, "checks": _CHECKS},
+    }
+    unhealthy = {
+        "allOf": [
+            _ref("Failure"),
+            {
+                "type": "object",
+                "required": ["ok", "checks"],
+                "properties": {"ok": {"type": "boolean", "enum": [False]}, "checks": _CHECKS},
+            },
+        ]
+    }
+    return {
+        "summary": "Health: the process answers and can read and write its store.",
+        "security": [],
+        "responses": {
+            "200": _json(healthy, "Healthy."),
+            "503": {
+                **_json(unhealthy, "The store cannot be read or written; `checks` says which."),
+                "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+            },
+        },
+    }
+
+
 def _fetch() -> dict[str, Any]:
     return {
         "summary": "Fetch one target now.",
@@ -228,6 +268,7 @@ def _fetch() -> dict[str, Any]:
             "429": _retry_after("Busy: a fetch gate is full; retry after Retry-After."),
             "499": _failure("Cancelled."),
             "502": _failure("The site failed (`upstream:`) or the body is too long."),
+            **_UNAVAILABLE,
             "504": _failure("Timed out."),
         },
     }
@@ -264,6 +305,7 @@ def _submit() -> dict[str, Any]:
             "413": _failure(f"Body over {BATCH_CAP // 1024} KiB."),
             "422": _failure("A target refused by the pre-check (`index`), or too many targets."),
             "429": _retry_after("The caller already has a live job, or the service is full."),
+            **_UNAVAILABLE,
         },
     }
 
@@ -291,6 +333,7 @@ def _read_job() -> dict[str, Any]:
             "400": _failure("A bad query parameter."),
             **_AUTH,
             **_NOT_FOUND,
+            **_UNAVAILABLE,
         },
     }
 
@@ -307,6 +350,7 @@ def _read_target() -> dict[str, Any]:
             "200": _json(row, "The target."),
             **_AUTH,
             "404": _failure("No such job for this caller, or no such index."),
+            **_UNAVAILABLE,
         },
     }
 
@@ -329,6 +373,7 @@ def _cancel() -> dict[str, Any]:
             **_AUTH,
             **_NOT_FOUND,
             "409": _json(conflict, "The job had already finished; `status` says how."),
+            **_UNAVAILABLE,
         },
     }
 

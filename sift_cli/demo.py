@@ -27,11 +27,13 @@ from sift_cli.jobwait import outcome_lines, wait_for_job
 from sift_cli.procs import (
     Child,
     ChildExited,
-    Terminated,
+    Stopped,
     free_port,
-    raise_on_sigterm,
+    ignore_stop_signals,
     spawn,
     stop,
+    stop_on_signals,
+    stop_requested,
     wait_healthy,
 )
 from sift_fetch.callers import new_token, token_hash
@@ -95,10 +97,10 @@ allow_ports = [{site_port}]
 
 def demo() -> None:
     """Run a batch end to end against a built-in local site, then stop everything."""
+    stop_on_signals()
     tmp = Path(tempfile.mkdtemp(prefix="sift-demo-"))
     children: list[Child] = []
     site: DemoSite | None = None
-    raise_on_sigterm()
     code = 0
     try:
         site = DemoSite()
@@ -108,12 +110,10 @@ def demo() -> None:
         config = write_config(tmp, api_port, site.port, token)
         typer.echo(f"sift demo: working in {tmp}")
         args = ["--config", str(config)]
-        # Both children count into one directory, so the API's /metrics shows the worker too.
-        env = {"PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}
-        (tmp / "metrics").mkdir()
+        # Both children count into the config's metrics directory, beside the store in TMP.
         for name, command in (("api", "serve"), ("worker", "worker")):
             with open(tmp / f"{name}.log", "wb") as log:
-                children.append(spawn(name, ["sift_cli", command, *args], output=log, env=env))
+                children.append(spawn(name, ["sift_cli", command, *args], output=log))
         site.start()
         typer.echo(f"  api    {base} (pid {children[0].proc.pid})")
         typer.echo(f"  worker pid {children[1].proc.pid}")
@@ -121,18 +121,21 @@ def demo() -> None:
         wait_healthy(base, children)
         with Client(base, token) as client:
             _run(client, site)
-    except (KeyboardInterrupt, Terminated):
-        typer.echo("\nsift demo: interrupted", err=True)
-        code = INTERRUPTED
+    except Stopped:
+        pass  # said below: an interrupt can also have come without its exception
     except (CliError, ChildExited, TimeoutError, DemoFailed) as exc:
         typer.echo(f"sift demo: {getattr(exc, 'message', exc)}", err=True)
         _show_logs(tmp)
         code = REFUSED
     finally:
+        ignore_stop_signals()  # the clean-up runs to its end (STOP_GRACE at most)
         stop(children)
         if site is not None:
             site.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    if stop_requested():
+        typer.echo("\nsift demo: interrupted", err=True)
+        code = INTERRUPTED
     if code == 0:
         typer.echo("\nsift demo: stopped the api and the worker; removed the temporary store")
     raise typer.Exit(code)

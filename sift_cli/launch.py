@@ -1,6 +1,11 @@
-"""Shared start-up for the launchers: load the config, say where the store is, warn loudly."""
+"""Shared start-up for the launchers: load the config, say where the store is, warn loudly,
+and point the metrics at the directory every process of the config shares."""
 
 from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
 
 import structlog
 import typer
@@ -34,3 +39,15 @@ def load_or_exit(path: str | None, *, announce: bool = True) -> Config:
     if not config.callers:
         typer.echo("sift: no [[callers]] configured: every request will be 401", err=True)
     return config
+
+
+def share_metrics(config: Config) -> Path:
+    """Have this process write its counters where every process of CONFIG on this host does
+    (`config.metrics_dir`; PROMETHEUS_MULTIPROC_DIR, when set, wins), so the API's /metrics
+    shows the worker's series too. prometheus-client reads the variable once, on import:
+    call this before anything imports it."""
+    if "prometheus_client" in sys.modules:
+        raise RuntimeError("share_metrics() must run before prometheus_client is imported")
+    path = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(config.metrics_dir)))
+    path.mkdir(parents=True, exist_ok=True)
+    return path

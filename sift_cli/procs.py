@@ -63,9 +63,8 @@ def spawn(
     args: Sequence[str],
     *,
     output: IO[Any] | None = None,
-    env: dict[str, str] | None = None,
 ) -> Child:
-    """Run `python -m ARGS…` with this interpreter (so the same install) and ENV added."""
+    """Run `python -m ARGS…` with this interpreter (so the same install)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", *args],
         stdin=subprocess.DEVNULL,
@@ -74,7 +73,7 @@ def spawn(
         start_new_session=True,
         # Safe here: the launchers spawn before they start any thread of their own.
         preexec_fn=_death_signal(),
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     return Child(name, proc)
 
@@ -111,27 +110,86 @@ def check_alive(children: Sequence[Child]) -> None:
 
 
 def wait_healthy(base_url: str, children: Sequence[Child], timeout: float = 60.0) -> None:
-    """Until GET /healthz answers 200; a child that exits meanwhile ends the wait at once."""
+    """Until GET /healthz answers 200; a child that exits meanwhile ends the wait at once. On
+    timeout, the last unhealthy answer says why (a full disk, a locked store...)."""
     deadline = time.monotonic() + timeout
-    with httpx.Client(trust_env=False, timeout=2.0) as http:
+    last = "no answer"
+    with httpx.Client(trust_env=False, timeout=5.0) as http:
         while True:
+            raise_if_stopped()
             check_alive(children)
             try:
-                if http.get(f"{base_url}/healthz").status_code == 200:
+                answer = http.get(f"{base_url}/healthz")
+                if answer.status_code == 200:
                     return
+                last = f"{answer.status_code} {_error_of(answer)}"
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the api did not answer on {base_url} within {timeout:.0f} s")
+                raise TimeoutError(
+                    f"the api on {base_url} was not healthy within {timeout:.0f} s ({last})"
+                )
             time.sleep(0.1)
 
 
-class Terminated(Exception):
-    """SIGTERM to the launcher: stop the children the same way as on Ctrl-C."""
+def _error_of(answer: httpx.Response) -> str:
+    try:
+        return str(answer.json()["error"])
+    except (ValueError, KeyError, TypeError):
+        return answer.text[:200]
 
 
-def raise_on_sigterm() -> None:
-    def handler(_signum: int, _frame: object) -> None:
-        raise Terminated
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The signal that asked this launcher to stop, once one has.
+_received: list[int] = []
 
-    signal.signal(signal.SIGTERM, handler)
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT or SIGTERM reached a launcher: it stops its children, then exits.
+
+    A KeyboardInterrupt, not an Exception: no `except Exception` on the way (in httpx, say) can
+    mistake it for a failure of its own and swallow it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def stop_on_signals() -> None:
+    """From now on the first SIGINT or SIGTERM raises Stopped and any later one is ignored. A
+    launcher calls this before it starts a child, so an interrupt always finds it ready to stop
+    them, and `ignore_stop_signals` when its clean-up begins, so none cuts that short.
+
+    Python runs the handler wherever the main thread is, and where it cannot raise (in an
+    at-fork or finalizer callback, as while a child is spawned) the Stopped is dropped: so the
+    request is also remembered, `stop_requested` tells, and `raise_if_stopped` raises it again
+    at the launchers' next wait; the dropped one is not printed."""
+
+    def handler(signum: int, _frame: object) -> None:
+        ignore_stop_signals()
+        _received.append(signum)
+        raise Stopped(signum)
+
+    default_hook = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        if not isinstance(info.exc_value, Stopped):
+            default_hook(info)
+
+    sys.unraisablehook = unraisable
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handler)
+
+
+def ignore_stop_signals() -> None:
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def stop_requested() -> bool:
+    return bool(_received)
+
+
+def raise_if_stopped() -> None:
+    if _received:
+        raise Stopped(_received[0])

@@ -43,14 +43,25 @@ class ServerConfig:
     port: int = _check(_port, 8080)
 
 
+def state_dir() -> Path:
+    """The user's state directory for Sift (`$XDG_STATE_HOME/sift`, else
+    `~/.local/state/sift` on Linux); the systemd units make it /var/lib/sift."""
+    return Path(platformdirs.user_state_dir("sift"))
+
+
 def default_store_url() -> str:
-    state = Path(platformdirs.user_state_dir("sift"))
-    return f"sqlite:///{state / 'sift.db'}"
+    return f"sqlite:///{state_dir() / 'sift.db'}"
 
 
 @dataclass(frozen=True)
 class StoreConfig:
     url: str = ""  # empty: the embedded SQLite file under the user's state directory
+
+
+@dataclass(frozen=True)
+class MetricsConfig:
+    # Empty: `metrics` beside the SQLite file, or under the state directory for PostgreSQL.
+    dir: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,10 +149,26 @@ class Config:
     recover: RecoverConfig = field(default_factory=RecoverConfig)
     digest: DigestConfig = field(default_factory=DigestConfig)
     batch: BatchConfig = field(default_factory=BatchConfig)
+    metrics: MetricsConfig = field(default_factory=MetricsConfig)
 
     @property
     def store_url(self) -> str:
         return self.store.url or default_store_url()
+
+    @property
+    def metrics_dir(self) -> Path:
+        """Where the processes of this config write their counters and histograms (one
+        directory per host, shared by the API and the worker there): `[metrics] dir`, else
+        beside the SQLite file, else under the state directory."""
+        if self.metrics.dir:
+            return Path(self.metrics.dir)
+        # `sqlite:///PATH[?…]` (any sqlite driver), parsed by hand: importing SQLAlchemy to
+        # read it would slow every `sift` command down by a fifth of a second.
+        scheme, _, rest = self.store_url.partition(":///")
+        path = rest.split("?", 1)[0]
+        if scheme.split("+")[0] == "sqlite" and path not in ("", ":memory:"):
+            return Path(path).parent / "metrics"
+        return state_dir() / "metrics"
 
 
 _SECTIONS: dict[str, type] = {
@@ -152,6 +179,7 @@ _SECTIONS: dict[str, type] = {
     "recover": RecoverConfig,
     "digest": DigestConfig,
     "batch": BatchConfig,
+    "metrics": MetricsConfig,
 }
 _CALLER_CLASSES = ("standard", "restricted")
 

@@ -45,11 +45,13 @@ class Runtime:
         fetch = config.fetch
         gates = Gates(store, fetch, process_name())
         gates.reap_dead_local()
+        pool = RenderPool(fetch.render_workers, fetch.render_queue, fetch.program_timeout)
+        pool.start()  # now, so the first render does not pay seconds of start-up
         return cls(
             config=config,
             store=store,
             http=HttpClient(fetch, policy, resolver=resolver, connector=connector),
-            pool=RenderPool(fetch.render_workers, fetch.render_queue, fetch.program_timeout),
+            pool=pool,
             policy=policy,
             callers=CallerTable(config.callers),
             gates=gates,

@@ -40,6 +40,13 @@ PG_SUBMIT_LOCK_KEY = int.from_bytes(b"sift:bat", "big")
 
 _j = batch_job.c
 _t = batch_target.c
+_HEX = frozenset("0123456789abcdef")
+
+
+def is_job_id(value: str) -> bool:
+    """Whether VALUE could name a job: 32 lowercase hex digits, as `create_job` makes them.
+    Anything else names no job and need not reach a query (PostgreSQL refuses a NUL in one)."""
+    return len(value) == 32 and _HEX.issuperset(value)
 
 
 def create_job(

@@ -20,9 +20,11 @@ from sift_store.engine import Store
 
 log = structlog.get_logger("sift.store")
 
+DISK_FULL = "the store's disk is full"
+UNREACHABLE = "the store cannot be reached"
 # SQLite result codes (and their extended forms, which share the prefix) that come and go.
 _SQLITE_TRANSIENT = {
-    "SQLITE_FULL": "the store's disk is full",
+    "SQLITE_FULL": DISK_FULL,
     "SQLITE_BUSY": "the store is locked by another writer",
     "SQLITE_LOCKED": "the store is locked by another writer",
     "SQLITE_READONLY": "the store is read-only",
@@ -33,12 +35,17 @@ _SQLITE_TRANSIENT = {
 # PostgreSQL SQLSTATE classes: connection exception, insufficient resources, operator
 # intervention (shutdown, restart, cancel), system error.
 _PG_TRANSIENT = {
-    "08": "the store cannot be reached",
+    "08": UNREACHABLE,
     "53": "the store is out of resources",
     "57": "the store is restarting",
     "58": "the store's disk failed",
 }
-UNREACHABLE = "the store cannot be reached"
+# Single SQLSTATEs: a write on a server that is read-only for now (a standby during a failover,
+# a database an operator froze), and the one resource shortage worth naming.
+_PG_TRANSIENT_CODES = {
+    "25006": "the store is read-only",
+    "53100": DISK_FULL,
+}
 
 
 def _classify(exc: BaseException) -> str | None:
@@ -55,7 +62,7 @@ def _classify(exc: BaseException) -> str | None:
         return _SQLITE_TRANSIENT.get("_".join(base))
     sqlstate = getattr(orig, "sqlstate", None)
     if isinstance(sqlstate, str) and sqlstate:
-        return _PG_TRANSIENT.get(sqlstate[:2])
+        return _PG_TRANSIENT_CODES.get(sqlstate) or _PG_TRANSIENT.get(sqlstate[:2])
     if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
         # No code at all: the driver failed to connect or lost the connection.
         return UNREACHABLE

@@ -45,6 +45,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: 
 
 
 @pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A private PostgreSQL schema, for what only PostgreSQL does."""
+    if not PG_URL:
+        pytest.skip("SIFT_TEST_PG_URL is not set (CI sets it; README shows how)")
+    yield from _pg_schema_url(PG_URL)
+
+
+@pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
     s = open_store(db_url)
     migrate(s)

@@ -13,7 +13,9 @@ Bounds:
   its own allocation (MemoryError, or libjq aborting the process) instead of starving the host.
 
 Workers start from a forkserver that has already imported the renderers, so replacing a killed
-worker takes milliseconds and never forks the (threaded) server process itself.
+worker takes milliseconds and never forks the (threaded) server process itself. Starting that
+forkserver takes seconds: `start()` pays them when the process starts, not the first render
+(whose event loop pebble would block meanwhile).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from sift_fetch.target import Target
 
 MEMORY_LIMIT = 1 << 30  # bytes of address space per worker
 _PRELOAD = ["sift_fetch.render.core"]
+# A generous bound on starting the forkserver and the workers (a couple of seconds on 2 cores).
+START_TIMEOUT = 120.0
 
 
 def _init_worker(memory_limit: int) -> None:
@@ -42,6 +46,10 @@ def _init_worker(memory_limit: int) -> None:
     # while libjq holds the thread, so the kill came only after a 3 s grace. The default action
     # ends the process at once.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _ready() -> None:
+    """The task `start()` waits for: it runs once a worker is up."""
 
 
 def _program(target: Target) -> str | None:
@@ -69,6 +77,16 @@ class RenderPool:
         self._memory_limit = memory_limit
         self._pending = 0
         self._lock = threading.Lock()  # render() may be awaited from several event loops
+
+    def start(self) -> None:
+        """Start the forkserver and every worker now, and wait until one has run a task. A
+        start cut short (by a signal's SystemExit, say) stops what it started: the process
+        must not wait at exit for workers that nobody will stop."""
+        try:
+            self._pool.schedule(_ready).result(timeout=START_TIMEOUT)
+        except BaseException:
+            self.close()
+            raise
 
     def _release(self, *_: object) -> None:
         with self._lock:

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from sift_fetch.logs import configure_logging
 from tests.support.app import MakeClient, client_factory
 from tests.support.site import LocalSite, Reply
 
@@ -68,3 +71,16 @@ def make_client(tmp_path: Path, site: LocalSite) -> Iterator[MakeClient]:
 @pytest.fixture
 def client(make_client: MakeClient) -> TestClient:
     return make_client()
+
+
+@pytest.fixture
+def log_lines() -> Iterator[io.StringIO]:
+    """Every log line of the test, as written (JSON, one a line)."""
+    stream = io.StringIO()
+    configure_logging(stream=stream)
+    yield stream
+    configure_logging()
+
+
+def logged(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
 
 from starlette.testclient import TestClient
@@ -168,7 +169,8 @@ def test_recover_fetches_the_archived_copy(make_client: MakeClient, site: LocalS
 
 
 def test_healthz_and_metrics(client: TestClient, site: LocalSite) -> None:
-    assert client.get("/healthz").json() == {"ok": True}
+    health = {"ok": True, "checks": {"store_read": "ok", "store_write": "ok"}}
+    assert client.get("/healthz").json() == health
     post(client, {"url": site.url("/article")})
     post(client, {"url": "http://10.0.0.1/"})
     text = client.get("/metrics").text
@@ -198,3 +200,18 @@ def test_question_with_digest_answer_cached_per_caller_class(
     other_class = post(client, body, who="spook").json()
     assert other_class["cached"] is False
     assert site.count("/llm/chat/completions") == 2
+
+
+def _render_workers() -> set[int]:
+    return {p.pid for p in multiprocessing.active_children() if p.name == "pebble_pool_worker"}
+
+
+def test_render_workers_are_up_before_the_first_request(
+    make_client: MakeClient, site: LocalSite
+) -> None:
+    before = _render_workers()
+    client = make_client(fetch={"render_workers": 2})
+    started = _render_workers() - before
+    assert len(started) == 2  # the app's start started them: no request has come in yet
+    assert post(client, {"url": site.url("/article")}).status_code == 200
+    assert _render_workers() - before == started  # the first render used them, started none

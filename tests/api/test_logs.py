@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import io
-import json
-from collections.abc import Iterator
 
-import pytest
 from starlette.testclient import TestClient
 
-from sift_fetch.logs import configure_logging
+from tests.api.conftest import logged
 from tests.support.config import TOKENS, auth
 from tests.support.site import LocalSite
 
 
-@pytest.fixture
-def log_lines() -> Iterator[io.StringIO]:
-    stream = io.StringIO()
-    configure_logging(stream=stream)
-    yield stream
-    configure_logging()
-
-
 def requests_logged(stream: io.StringIO) -> list[dict]:
-    lines = [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
-    return [line for line in lines if line["event"] == "http.request"]
+    return [line for line in logged(stream) if line["event"] == "http.request"]
 
 
 def test_one_line_per_request_with_outcome(

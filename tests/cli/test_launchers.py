@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
-from sift_cli.procs import free_port
+from sift_cli.procs import free_port, wait_healthy
 from tests.batch_api.stack import REPO, write_config
 from tests.support.config import auth
 
@@ -68,7 +69,15 @@ def test_demo_runs_end_to_end_and_leaves_nothing(tmp_path: Path) -> None:
     assert processes_mentioning(str(tmp_path)) == []
 
 
-def test_demo_interrupted_stops_its_children(tmp_path: Path) -> None:
+# Lines `sift demo` prints at three moments: before it starts a child, once both children are
+# started, and once the API answers (mid-run). The launcher's signal handlers are in place
+# before the first of them, so an interrupt at any of these moments must end the same way.
+MOMENTS = ["sift demo: working in", "worker pid", "1. A private address"]
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_demo_interrupted_stops_its_children(tmp_path: Path, moment: str, sig: int) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sift_cli", "demo"],
         cwd=REPO,
@@ -78,11 +87,12 @@ def test_demo_interrupted_stops_its_children(tmp_path: Path) -> None:
         env={**os.environ, "SIFT_CONFIG": "", "TMPDIR": str(tmp_path)},
     )
     assert proc.stdout is not None
-    for line in proc.stdout:  # once the children are started
-        if line.strip().startswith("worker pid"):
+    for line in proc.stdout:
+        if line.strip().startswith(moment):
             break
-    assert processes_mentioning(str(tmp_path))  # the api and the worker are running
-    proc.send_signal(signal.SIGINT)
+    if moment != MOMENTS[0]:
+        assert processes_mentioning(str(tmp_path))  # the api and the worker are running
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
@@ -135,3 +145,13 @@ def _wait_healthy(base: str, proc: subprocess.Popen[str]) -> None:
             pass
         time.sleep(0.1)
     raise AssertionError("sift up did not become healthy")
+
+
+def test_an_unhealthy_api_is_reported_with_its_reason() -> None:
+    from tests.support.site import LocalSite, Reply
+
+    body = b'{"success": false, "error": "unavailable: the store\'s disk is full", "ok": false}'
+    unhealthy = Reply(status=503, body=body, content_type="application/json")
+    with LocalSite({"/healthz": unhealthy}) as site, pytest.raises(TimeoutError) as caught:
+        wait_healthy(site.url(""), [], timeout=0.3)
+    assert "503 unavailable: the store's disk is full" in str(caught.value)

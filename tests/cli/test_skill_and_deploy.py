@@ -66,10 +66,8 @@ def test_skill_sections_in_order_and_batch_advice() -> None:
 
 def test_example_config_has_every_key_at_its_default() -> None:
     path = REPO / "deploy" / "sift.toml"
-    loaded = load_config(path)
     defaults = Config()
-    assert loaded.store.url.startswith("sqlite:///")
-    assert dataclasses.replace(loaded, store=defaults.store) == defaults
+    assert load_config(path) == defaults
     text = path.read_text()
     for section in dataclasses.fields(Config):
         value = getattr(defaults, section.name)
@@ -79,6 +77,32 @@ def test_example_config_has_every_key_at_its_default() -> None:
             keys = [f.name.rstrip("_") for f in dataclasses.fields(value)]
         for key in keys:
             assert re.search(rf"^#? ?{key} = ", text, re.MULTILINE), f"{section.name}.{key}"
+
+
+def test_example_config_runs_any_user_on_the_embedded_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # README's quick start copies deploy/sift.toml as it is: its store and metrics must land in
+    # the user's own state directory, not in /var/lib where only the units may write.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    config = load_config(REPO / "deploy" / "sift.toml")
+    assert config.store_url == f"sqlite:///{tmp_path / 'sift' / 'sift.db'}"
+    assert config.metrics_dir == tmp_path / "sift" / "metrics"
+
+
+def test_units_put_the_default_store_and_metrics_in_their_state_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("sift-api.service", "sift-worker.service"):
+        unit = (REPO / "deploy" / name).read_text()
+        env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
+        assert "PROMETHEUS_MULTIPROC_DIR" not in env  # the config's default serves them
+        state = re.search(r"^StateDirectory=(.*)$", unit, re.MULTILINE)
+        assert state is not None and state[1].split() == ["sift", "sift/metrics"]
+        monkeypatch.setenv("XDG_STATE_HOME", env["XDG_STATE_HOME"])
+        config = load_config(REPO / "deploy" / "sift.toml")
+        assert config.store_url == "sqlite:////var/lib/sift/sift.db", name
+        assert config.metrics_dir == Path("/var/lib/sift/metrics"), name
 
 
 @pytest.mark.skipif(

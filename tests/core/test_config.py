@@ -113,3 +113,23 @@ def test_callers_authenticate_by_token_hash() -> None:
     assert table.authenticate("wrong") is None
     assert table.authenticate("") is None
     assert table.by_name("hermes") == caller
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    [
+        ({"store": {"url": "sqlite:////var/lib/sift/sift.db"}}, "/var/lib/sift/metrics"),
+        ({"store": {"url": "sqlite+pysqlite:////srv/s.db?timeout=5"}}, "/srv/metrics"),
+        ({"store": {"url": "sqlite:///relative/s.db"}}, "relative/metrics"),
+        ({"store": {"url": "sqlite:///:memory:"}}, "{state}/metrics"),
+        ({"store": {"url": "postgresql://sift@db:5432/sift"}}, "{state}/metrics"),
+        ({}, "{state}/metrics"),  # the embedded store is in the state directory too
+        ({"store": {"url": "sqlite:////x/s.db"}, "metrics": {"dir": "/m"}}, "/m"),
+    ],
+)
+def test_metrics_dir_is_beside_the_store_unless_set(
+    section: dict, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    config = parse_config(section)
+    assert config.metrics_dir == Path(expected.format(state=tmp_path / "sift"))

@@ -35,6 +35,16 @@ def test_defaults_and_all_fields() -> None:
         ({"url": "http://a", "context": "yes"}, "field context must be true or false"),
         ({"url": "http://a", "question": "x" * 5000}, "field question is longer than"),
         ({"url": "http://a/" + "x" * 5000}, "field url is longer than"),
+        ({"url": "http://a/\ud800"}, "field url is not valid Unicode"),
+        ({"url": "http://a/\x00"}, "field url must not contain control characters"),
+        ({"url": "http://a/b\nc"}, "field url must not contain control characters"),
+        ({"url": "http://a/\x7f"}, "field url must not contain control characters"),
+        ({"url": "http://a", "grep": "a\udfffb"}, "field grep is not valid Unicode"),
+        ({"url": "http://a", "question": "\ud800?"}, "field question is not valid Unicode"),
+        ({"url": "http://a", "jq": ".a\ud83d"}, "field jq is not valid Unicode"),
+        ({"url": "http://a", "pages": "\ud800"}, "field pages is not valid Unicode"),
+        ({"url": "http://a", "grep": "a\x00"}, "field grep must not contain control characters"),
+        ({"url": "http://a", "\ud800": 1}, "unknown field (a name that is not Unicode)"),
     ],
 )
 def test_bad_fields_are_named(body: object, message: str) -> None:
@@ -47,3 +57,10 @@ def test_bad_fields_are_named(body: object, message: str) -> None:
 def test_where_prefixes_batch_fields() -> None:
     with pytest.raises(BadRequest, match=r"targets\[3\]\.mode"):
         parse_target({"url": "http://a", "mode": 1}, where="targets[3].")
+
+
+def test_programs_keep_tabs_and_newlines_and_any_real_unicode() -> None:
+    target = parse_target(
+        {"url": "https://例え.jp/ä?q=☃", "jq": ".a |\n\t.b", "question": "why 🦉?\r\n"}
+    )
+    assert target.jq == ".a |\n\t.b" and target.question == "why 🦉?\r\n"

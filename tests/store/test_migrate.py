@@ -17,7 +17,7 @@ from sift_store.migrate import alembic_config, migrate
 from tests.store._procs import migrate_proc, run_spawned
 
 CORE_TABLES = {"gate_slot", "fetch_cache", "fetch_cache_total"}
-TABLE_MODULES = ("sift_store.gates", "sift_store.cache")
+TABLE_MODULES = ("sift_store.gates", "sift_store.cache", "sift_store.health")
 
 
 def _head() -> str:
