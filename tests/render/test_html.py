@@ -152,3 +152,34 @@ def test_byte_order_mark_wins_over_a_wrong_label() -> None:
     doc = make_doc(body, "text/html; charset=iso-8859-1")
     doc = type(doc)(doc.url, doc.content_type, "iso-8859-1", doc.body)
     assert render(doc, Target(doc.url, mode="full"), 100).content == "naïve café"
+
+
+RUSSIAN = (
+    "<html><head><title>Новости дня</title></head><body><article><h1>Новости дня</h1>"
+    "<p>Правительство объявило сегодня новую программу поддержки малого бизнеса. "
+    "По словам министра, средства получат более десяти тысяч предприятий по всей стране.</p>"
+    "<p>Эксперты считают, что программа поможет сохранить рабочие места в регионах.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize("mode", ["clean", "full"])
+def test_undeclared_charset_is_detected(mode: str) -> None:
+    doc = make_doc(RUSSIAN.encode("cp1251"), "text/html")
+    assert doc.charset is None and b"charset" not in doc.body
+    out = render(doc, Target(doc.url, mode=mode), 10_000)
+    assert "Правительство объявило сегодня" in out.content
+    assert "\ufffd" not in out.content
+    assert out.title == "Новости дня"
+
+
+def test_undeclared_text_is_detected_and_utf8_wins_when_valid() -> None:
+    german = (
+        "Die Größe der Wohnung an der Hauptstraße überraschte uns. Für die Übergabe "
+        "müssen Käufer und Verkäufer gemeinsam zum Notar gehen, erklärte der Makler."
+    )
+    latin = make_doc(german.encode("cp1252"), "text/plain")
+    assert render(latin, Target(latin.url), 1000).content == german
+    # A UTF-8 body cut inside its last character by the size cap is still UTF-8.
+    cut = make_doc("Größe: 5 €".encode()[:-1], "text/plain")
+    assert render(cut, Target(cut.url), 100).content == "Größe: 5 \ufffd"
