@@ -1,32 +1,25 @@
 """HTML: `clean` (main content as Markdown), `full` (all visible text) and `raw` (the body).
 
-`clean` is trafilatura's extraction. Its settings were measured with bench/render_bench.py on
-the saved real pages in bench/pages/ (6 news/blog pages, 253 KiB; median CPU ms per page over 15
-interleaved runs on a shared 2-core machine; "kept" = article phrases found, "clean" = boilerplate
-phrases absent, per bench/pages/expected.json):
-
-    settings                   ms/page  pages/s   kept   clean   chars
-    default (fallbacks on)        17.1     53.2  20/21   25/25   60214
-    favor_precision               20.9     45.2  19/21   25/25   59751
-    fast (no fallback)            14.3     61.4  20/21   25/25   60214
-    favor_precision + fast        15.2     60.8  19/21   25/25   59751
-
-Without the fallback extractors (`fast`, formerly `no_fallback`) the output was identical on every
-page and extraction ~1.2x faster (per page 0.93x-1.6x: the fallbacks only run where trafilatura's
-own result looks thin; repeated runs on the loaded machine ranged 1.0x-1.3x overall).
-favor_precision removed nothing the checks count as boilerplate, dropped one article phrase and
-cost time. Hence fast=True, favor_precision=False.
+`clean` is trafilatura's extraction, focused on precision, with its fallback extractors
+(readability and jusText, consulted where its own result looks thin). Measured against the
+other settings and the other open extractors in bench/clean_quality.py: see README, "How clean
+mode was chosen". trafilatura finds the main content; Markdown is written block by block from its
+element tree, with trafilatura's own serializer, so that block quotes keep their `>` and code
+blocks their language, which its Markdown output drops.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from copy import deepcopy
 from typing import Any
 
 import trafilatura
 from lxml import etree
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
 from trafilatura.metadata import extract_title
+from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.model import Body, Document, Heading
@@ -39,8 +32,9 @@ EXTRACT_OPTIONS: dict[str, Any] = {
     "include_tables": True,
     "include_comments": False,  # reader comments are noise for an agent reading the article
     "deduplicate": False,
-    "favor_precision": False,
-    "fast": True,
+    "favor_precision": True,
+    "fast": False,
+    "with_metadata": False,  # context reads the metadata, and only when asked
 }
 
 _SKIP = frozenset(
@@ -117,6 +111,8 @@ _PARSER = HTMLParser(
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
+_EMPHASISED_HEADING = re.compile(r"^(#{1,6} )(\*{1,2})(.+)\2$")
 
 
 def parse(text: str) -> HtmlElement:
@@ -198,13 +194,43 @@ def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
     return outline
 
 
+def _code_language(code: etree._Element) -> str | None:
+    """The language a code block declares: `class="language-python"` and its usual spellings."""
+    for el in code.iter():
+        declared = el.get("data-lang") or el.get("data-language")
+        if declared:
+            return declared.strip().lower() or None
+        match = _CODE_LANGUAGE.search(el.get("class") or "")
+        if match:
+            return match.group(1).lower()
+    return None
+
+
+def _block_markdown(block: etree._Element) -> str:
+    """One top-level element of trafilatura's result as Markdown."""
+    wrapper = etree.Element("body")
+    wrapper.append(deepcopy(block))
+    text = xmltotxt(wrapper, include_formatting=True).strip()
+    if block.tag == "quote":
+        return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
+    if block.tag == "code" and text.startswith("```"):
+        language = _code_language(block)
+        if language:
+            fence, rest = text.split("\n", 1) if "\n" in text else (text, "")
+            return f"{fence}{language}\n{rest}"
+    if block.tag == "head":
+        return _EMPHASISED_HEADING.sub(r"\1\3", text)  # a bold heading is just a heading
+    return text
+
+
 def clean_markdown(tree: HtmlElement, url: str) -> str | None:
-    markdown = trafilatura.extract(tree, url=url, **EXTRACT_OPTIONS)
-    if not markdown:
+    document = trafilatura.bare_extraction(tree, url=url, **EXTRACT_OPTIONS)
+    if document is None or document.body is None:
         return None
+    blocks = (_block_markdown(block) for block in document.body)
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
-    markdown = "\n".join(line.rstrip() for line in markdown.splitlines())
-    return _BLANK_RUNS.sub("\n\n", markdown).strip()
+    markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
+    return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip()) or None
 
 
 def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]:

@@ -183,3 +183,31 @@ def test_undeclared_text_is_detected_and_utf8_wins_when_valid() -> None:
     # A UTF-8 body cut inside its last character by the size cap is still UTF-8.
     cut = make_doc("Größe: 5 €".encode()[:-1], "text/plain")
     assert render(cut, Target(cut.url), 100).content == "Größe: 5 \ufffd"
+
+
+def test_clean_keeps_quotes_code_languages_and_plain_headings() -> None:
+    intro = "Rust's borrow checker rejects code that would race on shared data. " * 4
+    page = f"""<html><head><title>Borrowing</title></head><body>
+    <nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+    <article><h1>Borrowing in practice</h1><p>{intro}</p>
+    <h2><strong>A first example</strong></h2>
+    <p>The following program prints the length of a string it only borrows.</p>
+    <pre><code class="language-rust">fn len(s: &amp;str) -&gt; usize {{
+    s.len()
+}}</code></pre>
+    <blockquote><p>Ownership is Rust's most unique feature.</p><p>It has deep implications.</p>
+    </blockquote>
+    <figure><img src="/c.png" alt=""><figcaption>Photo: Staff photographer</figcaption></figure>
+    <p>{intro}</p></article>
+    <footer>Copyright 2024 Example Blog. All rights reserved.</footer></body></html>"""
+    doc = make_doc(page, "text/html")
+    lines = render(doc, Target(doc.url), 10_000).content.split("\n")
+    assert "## A first example" in lines
+    fence = lines.index("```rust")
+    assert lines[fence + 1 : fence + 4] == ["fn len(s: &str) -> usize {", "    s.len()", "}"]
+    assert lines[fence + 4] == "```"
+    quote = lines.index("> Ownership is Rust's most unique feature.")
+    assert lines[quote + 1 : quote + 3] == [">", "> It has deep implications."]
+    text = "\n".join(lines)
+    for boilerplate in ("Home", "Staff photographer", "Copyright 2024"):
+        assert boilerplate not in text
