@@ -19,6 +19,7 @@ import trafilatura
 from lxml import etree
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
 from trafilatura.metadata import extract_title
+from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
@@ -225,7 +226,7 @@ def _block_markdown(block: etree._Element) -> str:
 
 def clean_markdown(tree: HtmlElement, url: str) -> str | None:
     document = trafilatura.bare_extraction(tree, url=url, **EXTRACT_OPTIONS)
-    if document is None or document.body is None:
+    if not isinstance(document, Extraction) or document.body is None:
         return None
     blocks = (_block_markdown(block) for block in document.body)
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
