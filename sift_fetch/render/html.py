@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from copy import deepcopy
 from typing import Any
 
 import trafilatura
@@ -208,9 +207,9 @@ def _code_language(code: etree._Element) -> str | None:
 
 
 def _block_markdown(block: etree._Element) -> str:
-    """One top-level element of trafilatura's result as Markdown."""
+    """One top-level element of trafilatura's result as Markdown (the block moves out of it)."""
     wrapper = etree.Element("body")
-    wrapper.append(deepcopy(block))
+    wrapper.append(block)
     text = xmltotxt(wrapper, include_formatting=True).strip()
     if block.tag == "quote":
         return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
@@ -228,7 +227,7 @@ def clean_markdown(tree: HtmlElement, url: str) -> str | None:
     document = trafilatura.bare_extraction(tree, url=url, **EXTRACT_OPTIONS)
     if not isinstance(document, Extraction) or document.body is None:
         return None
-    blocks = (_block_markdown(block) for block in document.body)
+    blocks = [_block_markdown(block) for block in list(document.body)]
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
     markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
     return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip()) or None
