@@ -103,6 +103,9 @@ _CELL = frozenset({"td", "th"})
 # Past this size `clean` falls back to the visible text, which is linear and ~10x cheaper, so a
 # giant page still renders within the pool's time limit; grep and question then see it all.
 CLEAN_MAX_ELEMENTS = 30_000
+# trafilatura's fallbacks and the second opinion multiply that cost (up to ~4x on such a page); past
+# this size clean mode runs trafilatura once without them, so the bound above still holds.
+THOROUGH_MAX_ELEMENTS = 10_000
 # huge_tree: without it libxml2 drops text nodes over 10 MB and everything nested deeper than 256.
 _PARSER = HTMLParser(
     collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True, huge_tree=True
@@ -245,13 +248,16 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def clean_markdown(tree: HtmlElement, url: str) -> str | None:
+def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
     under SECOND_OPINION_SHARE of the page's visible words, a balanced extraction is the second
-    opinion, and wins when precision kept under BALANCED_WINS of what it found.
+    opinion, and wins when precision kept under BALANCED_WINS of what it found. Not `thorough`
+    (a very large page): one extraction, without trafilatura's fallbacks.
     """
+    if not thorough:
+        return _extract(tree, url, fast=True) or None
     precise = _extract(tree, url)
     if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
         return precise or None
@@ -267,8 +273,9 @@ def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]
     title = page_title(tree)
     if mode == "raw":
         return Body(text=text, title=title, meta={"outline": dom_outline(tree)}), tree
-    if mode == "clean" and element_count(tree) <= CLEAN_MAX_ELEMENTS:
-        markdown = clean_markdown(tree, doc.url)
+    elements = element_count(tree) if mode == "clean" else 0
+    if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
+        markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
         if markdown:
             return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
         # No main content found (a link hub, a tiny page): all the text beats nothing.
