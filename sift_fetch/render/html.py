@@ -103,8 +103,8 @@ _CELL = frozenset({"td", "th"})
 # Past this size `clean` falls back to the visible text, which is linear and ~10x cheaper, so a
 # giant page still renders within the pool's time limit; grep and question then see it all.
 CLEAN_MAX_ELEMENTS = 30_000
-# trafilatura's fallbacks and the second opinion multiply that cost (up to ~4x on such a page); past
-# this size clean mode runs trafilatura once without them, so the bound above still holds.
+# trafilatura's fallbacks and the second opinion multiply that cost (up to ~4x on a big page);
+# past this size clean mode runs trafilatura once without them, so the bound above still holds.
 THOROUGH_MAX_ELEMENTS = 10_000
 # huge_tree: without it libxml2 drops text nodes over 10 MB and everything nested deeper than 256.
 _PARSER = HTMLParser(
