@@ -1,9 +1,9 @@
 """HTML: `clean` (main content as Markdown), `full` (all visible text) and `raw` (the body).
 
 `clean` is trafilatura's extraction, focused on precision, with its fallback extractors
-(readability and jusText, consulted where its own result looks thin). Measured against the
-other settings and the other open extractors in bench/clean_quality.py: see README, "How clean
-mode was chosen". trafilatura finds the main content; Markdown is written block by block from its
+(readability and jusText, consulted where its own result looks thin), chosen by measuring it
+against its other settings, other open extractors and votes among them (README, "What `content`
+holds"; bench/clean_quality.py prints the figures). trafilatura finds the main content; Markdown is written block by block from its
 element tree, with trafilatura's own serializer, so that block quotes keep their `>` and code
 blocks their language, which its Markdown output drops.
 """
