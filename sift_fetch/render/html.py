@@ -3,9 +3,9 @@
 `clean` is trafilatura's extraction, focused on precision, with its fallback extractors
 (readability and jusText, consulted where its own result looks thin), chosen by measuring it
 against its other settings, other open extractors and votes among them (README, "What `content`
-holds"; bench/clean_quality.py prints the figures). trafilatura finds the main content; Markdown is written block by block from its
-element tree, with trafilatura's own serializer, so that block quotes keep their `>` and code
-blocks their language, which its Markdown output drops.
+holds"; bench/clean_quality.py prints the figures). trafilatura finds the main content;
+Markdown is written block by block from its element tree, with trafilatura's own serializer, so
+that block quotes keep their `>` and code blocks their language, which its Markdown output drops.
 """
 
 from __future__ import annotations
