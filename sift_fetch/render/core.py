@@ -21,7 +21,7 @@ from sift_fetch.render.html import render_html
 from sift_fetch.render.jsonq import render_json, run_jq
 from sift_fetch.render.model import Body, Document, Rendered
 from sift_fetch.render.pdf import render_pdf
-from sift_fetch.render.question import best_passages, split_passages
+from sift_fetch.render.question import best_passages, split_sentences
 from sift_fetch.render.text import render_text
 from sift_fetch.target import Target
 
@@ -78,7 +78,7 @@ def render(doc: Document, target: Target, max_chars: int) -> Rendered:
         found = grep(text, target.grep, max_chars)
         content, hits, cut = found.content, found.lines, found.cut
     elif target.question:
-        chosen = best_passages(target.question, split_passages(text, body.headings))
+        chosen = best_passages(target.question, split_sentences(text, body.headings))
         passages = [p.text for p in chosen]
         hits = [p.line for p in chosen]
         content, cut = "\n\n".join(passages), False

@@ -6,6 +6,8 @@ import codecs
 import re
 from typing import Literal
 
+import charset_normalizer
+
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.model import Document
 
@@ -41,6 +43,8 @@ _LABEL_ALIASES = {
     "iso8859-1": "cp1252",
 }
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I)
+# Chunks charset-normalizer samples from an undeclared body: bounds detection on a large page.
+_DETECT_STEPS = 8
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16"),
@@ -83,8 +87,24 @@ def _codec(label: str | None) -> str | None:
     return info.name if getattr(info, "_is_text_encoding", True) else None
 
 
+def _detected(body: bytes) -> str:
+    """The codec of an undeclared body, as a browser would guess it.
+
+    Valid UTF-8 is taken as UTF-8 (a multibyte character cut by the size cap at the very end
+    still counts); anything else goes to charset-normalizer, which reads a bounded sample.
+    """
+    try:
+        body.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(body) - 3 and exc.reason == "unexpected end of data":
+            return "utf-8"
+    best = charset_normalizer.from_bytes(body, steps=_DETECT_STEPS).best()
+    return _codec(best.encoding if best else None) or "utf-8"
+
+
 def decode(doc: Document, *, sniff_html: bool = False) -> str:
-    """The body as text: BOM, then the header charset, then <meta charset>, then UTF-8.
+    """The body as text: BOM, then the header charset, then <meta charset>, then detection.
 
     Undecodable bytes become U+FFFD rather than failing the request.
     """
@@ -96,4 +116,4 @@ def decode(doc: Document, *, sniff_html: bool = False) -> str:
     if codec is None and sniff_html:
         match = _META_CHARSET.search(body[:4096])
         codec = _codec(match.group(1).decode("ascii")) if match else None
-    return body.decode(codec or "utf-8", errors="replace")
+    return body.decode(codec or _detected(body), errors="replace")

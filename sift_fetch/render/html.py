@@ -1,32 +1,25 @@
 """HTML: `clean` (main content as Markdown), `full` (all visible text) and `raw` (the body).
 
-`clean` is trafilatura's extraction. Its settings were measured with bench/render_bench.py on
-the saved real pages in bench/pages/ (6 news/blog pages, 253 KiB; median CPU ms per page over 15
-interleaved runs on a shared 2-core machine; "kept" = article phrases found, "clean" = boilerplate
-phrases absent, per bench/pages/expected.json):
-
-    settings                   ms/page  pages/s   kept   clean   chars
-    default (fallbacks on)        17.1     53.2  20/21   25/25   60214
-    favor_precision               20.9     45.2  19/21   25/25   59751
-    fast (no fallback)            14.3     61.4  20/21   25/25   60214
-    favor_precision + fast        15.2     60.8  19/21   25/25   59751
-
-Without the fallback extractors (`fast`, formerly `no_fallback`) the output was identical on every
-page and extraction ~1.2x faster (per page 0.93x-1.6x: the fallbacks only run where trafilatura's
-own result looks thin; repeated runs on the loaded machine ranged 1.0x-1.3x overall).
-favor_precision removed nothing the checks count as boilerplate, dropped one article phrase and
-cost time. Hence fast=True, favor_precision=False.
+`clean` is trafilatura's extraction, focused on precision, with its fallback extractors
+(readability and jusText, consulted where its own result looks thin), chosen by measuring it
+against its other settings, other open extractors and votes among them (README, "What `content`
+holds"; bench/clean_quality.py prints the figures). trafilatura finds the main content;
+Markdown is written block by block from its element tree, with trafilatura's own serializer, so
+that block quotes keep their `>` and code blocks their language, which its Markdown output drops.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import trafilatura
 from lxml import etree
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
 from trafilatura.metadata import extract_title
+from trafilatura.settings import Document as Extraction
+from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.model import Body, Document, Heading
@@ -39,8 +32,9 @@ EXTRACT_OPTIONS: dict[str, Any] = {
     "include_tables": True,
     "include_comments": False,  # reader comments are noise for an agent reading the article
     "deduplicate": False,
-    "favor_precision": False,
-    "fast": True,
+    "favor_precision": True,
+    "fast": False,
+    "with_metadata": False,  # context reads the metadata, and only when asked
 }
 
 _SKIP = frozenset(
@@ -109,6 +103,9 @@ _CELL = frozenset({"td", "th"})
 # Past this size `clean` falls back to the visible text, which is linear and ~10x cheaper, so a
 # giant page still renders within the pool's time limit; grep and question then see it all.
 CLEAN_MAX_ELEMENTS = 30_000
+# trafilatura's fallbacks and the second opinion multiply that cost (up to ~4x on a big page);
+# past this size clean mode runs trafilatura once without them, so the bound above still holds.
+THOROUGH_MAX_ELEMENTS = 10_000
 # huge_tree: without it libxml2 drops text nodes over 10 MB and everything nested deeper than 256.
 _PARSER = HTMLParser(
     collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True, huge_tree=True
@@ -117,6 +114,15 @@ _PARSER = HTMLParser(
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_WORD = re.compile(r"\w+")
+# When the precise extraction is this thin a share of the page's words, ask a balanced one; it
+# wins when the precise one kept under BALANCED_WINS of its words. Measured on the tuning corpus
+# (bench/clean_quality.py): ~1 page in 9 gets the second opinion, and recall rises 0.913 -> 0.918
+# at the same precision.
+SECOND_OPINION_SHARE = 0.2
+BALANCED_WINS = 0.3
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
+_EMPHASISED_HEADING = re.compile(r"^(#{1,6} )(\*{1,2})(.+)\2$")
 
 
 def parse(text: str) -> HtmlElement:
@@ -198,13 +204,67 @@ def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
     return outline
 
 
-def clean_markdown(tree: HtmlElement, url: str) -> str | None:
-    markdown = trafilatura.extract(tree, url=url, **EXTRACT_OPTIONS)
-    if not markdown:
-        return None
+def _code_language(code: etree._Element) -> str | None:
+    """The language a code block declares: `class="language-python"` and its usual spellings."""
+    for el in code.iter():
+        declared = el.get("data-lang") or el.get("data-language")
+        if declared:
+            return declared.strip().lower() or None
+        match = _CODE_LANGUAGE.search(el.get("class") or "")
+        if match:
+            return match.group(1).lower()
+    return None
+
+
+def _block_markdown(block: etree._Element) -> str:
+    """One top-level element of trafilatura's result as Markdown (the block moves out of it)."""
+    wrapper = etree.Element("body")
+    wrapper.append(block)
+    text = xmltotxt(wrapper, include_formatting=True).strip()
+    if block.tag == "quote":
+        return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
+    if block.tag == "code" and text.startswith("```"):
+        language = _code_language(block)
+        if language:
+            fence, rest = text.split("\n", 1) if "\n" in text else (text, "")
+            return f"{fence}{language}\n{rest}"
+    if block.tag == "head":
+        return _EMPHASISED_HEADING.sub(r"\1\3", text)  # a bold heading is just a heading
+    return text
+
+
+def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
+    """trafilatura's main content as Markdown, "" when it finds none."""
+    document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
+    if not isinstance(document, Extraction) or document.body is None:
+        return ""
+    blocks = [_block_markdown(block) for block in list(document.body)]
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
-    markdown = "\n".join(line.rstrip() for line in markdown.splitlines())
-    return _BLANK_RUNS.sub("\n\n", markdown).strip()
+    markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
+    return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip())
+
+
+def _words(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
+    """The main content: trafilatura's precise extraction, unless it lost the article.
+
+    Precision mode now and then cuts the article itself, not just its clutter. Where it kept
+    under SECOND_OPINION_SHARE of the page's visible words, a balanced extraction is the second
+    opinion, and wins when precision kept under BALANCED_WINS of what it found. Not `thorough`
+    (a very large page): one extraction, without trafilatura's fallbacks.
+    """
+    if not thorough:
+        return _extract(tree, url, fast=True) or None
+    precise = _extract(tree, url)
+    if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
+        return precise or None
+    balanced = _extract(tree, url, favor_precision=False)
+    if _words(precise) < BALANCED_WINS * _words(balanced):
+        return balanced
+    return precise or None
 
 
 def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]:
@@ -213,8 +273,9 @@ def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]
     title = page_title(tree)
     if mode == "raw":
         return Body(text=text, title=title, meta={"outline": dom_outline(tree)}), tree
-    if mode == "clean" and element_count(tree) <= CLEAN_MAX_ELEMENTS:
-        markdown = clean_markdown(tree, doc.url)
+    elements = element_count(tree) if mode == "clean" else 0
+    if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
+        markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
         if markdown:
             return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
         # No main content found (a link hub, a tiny page): all the text beats nothing.

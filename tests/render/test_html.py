@@ -152,3 +152,62 @@ def test_byte_order_mark_wins_over_a_wrong_label() -> None:
     doc = make_doc(body, "text/html; charset=iso-8859-1")
     doc = type(doc)(doc.url, doc.content_type, "iso-8859-1", doc.body)
     assert render(doc, Target(doc.url, mode="full"), 100).content == "naïve café"
+
+
+RUSSIAN = (
+    "<html><head><title>Новости дня</title></head><body><article><h1>Новости дня</h1>"
+    "<p>Правительство объявило сегодня новую программу поддержки малого бизнеса. "
+    "По словам министра, средства получат более десяти тысяч предприятий по всей стране.</p>"
+    "<p>Эксперты считают, что программа поможет сохранить рабочие места в регионах.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize("mode", ["clean", "full"])
+def test_undeclared_charset_is_detected(mode: str) -> None:
+    doc = make_doc(RUSSIAN.encode("cp1251"), "text/html")
+    assert doc.charset is None and b"charset" not in doc.body
+    out = render(doc, Target(doc.url, mode=mode), 10_000)
+    assert "Правительство объявило сегодня" in out.content
+    assert "\ufffd" not in out.content
+    assert out.title == "Новости дня"
+
+
+def test_undeclared_text_is_detected_and_utf8_wins_when_valid() -> None:
+    german = (
+        "Die Größe der Wohnung an der Hauptstraße überraschte uns. Für die Übergabe "
+        "müssen Käufer und Verkäufer gemeinsam zum Notar gehen, erklärte der Makler."
+    )
+    latin = make_doc(german.encode("cp1252"), "text/plain")
+    assert render(latin, Target(latin.url), 1000).content == german
+    # A UTF-8 body cut inside its last character by the size cap is still UTF-8.
+    cut = make_doc("Größe: 5 €".encode()[:-1], "text/plain")
+    assert render(cut, Target(cut.url), 100).content == "Größe: 5 \ufffd"
+
+
+def test_clean_keeps_quotes_code_languages_and_plain_headings() -> None:
+    intro = "Rust's borrow checker rejects code that would race on shared data. " * 4
+    page = f"""<html><head><title>Borrowing</title></head><body>
+    <nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+    <article><h1>Borrowing in practice</h1><p>{intro}</p>
+    <h2><strong>A first example</strong></h2>
+    <p>The following program prints the length of a string it only borrows.</p>
+    <pre><code class="language-rust">fn len(s: &amp;str) -&gt; usize {{
+    s.len()
+}}</code></pre>
+    <blockquote><p>Ownership is Rust's most unique feature.</p><p>It has deep implications.</p>
+    </blockquote>
+    <figure><img src="/c.png" alt=""><figcaption>Photo: Staff photographer</figcaption></figure>
+    <p>{intro}</p></article>
+    <footer>Copyright 2024 Example Blog. All rights reserved.</footer></body></html>"""
+    doc = make_doc(page, "text/html")
+    lines = render(doc, Target(doc.url), 10_000).content.split("\n")
+    assert "## A first example" in lines
+    fence = lines.index("```rust")
+    assert lines[fence + 1 : fence + 4] == ["fn len(s: &str) -> usize {", "    s.len()", "}"]
+    assert lines[fence + 4] == "```"
+    quote = lines.index("> Ownership is Rust's most unique feature.")
+    assert lines[quote + 1 : quote + 3] == [">", "> It has deep implications."]
+    text = "\n".join(lines)
+    for boilerplate in ("Home", "Staff photographer", "Copyright 2024"):
+        assert boilerplate not in text

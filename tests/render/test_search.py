@@ -177,3 +177,62 @@ def test_markdown_text_has_an_outline() -> None:
     assert context["outline"] == [{"level": 1, "text": "Guide"}, {"level": 2, "text": "Install"}]
     assert context["site"] == "garden.example.com"
     assert context["links"] == []
+
+
+SHORT_PAGE = """<html><head><title>Visiting the museum</title></head><body><article>
+<h1>Visiting the museum</h1>
+<p>The museum sits on the north bank of the river, a short walk from the old town square.</p>
+<p>Its collection covers four centuries of regional painting, sculpture and furniture.</p>
+<h2>Tickets</h2>
+<p>Adult tickets cost twelve euros; children under fourteen enter free of charge.</p>
+<p>Guided tours in English leave from the main hall every day at eleven o'clock.</p>
+<p>The café on the top floor serves lunch with a view over the river.</p>
+</article></body></html>"""
+
+
+def test_question_on_a_short_page_returns_only_the_answering_paragraph() -> None:
+    doc = make_doc(SHORT_PAGE, "text/html")
+    out = render(
+        doc, Target(doc.url, question="How much do adult tickets cost?", context=True), 10_000
+    )
+    assert out.passages == [
+        "Adult tickets cost twelve euros; children under fourteen enter free of charge."
+    ]
+    assert out.context is not None
+    [section] = out.context["sections"]
+    assert section["heading"] == "Tickets"
+    clean = render(doc, Target(doc.url), 10_000).content.split("\n")
+    assert clean[section["line"] - 1] == out.passages[0]
+
+
+def test_question_returns_sentences_not_whole_long_paragraphs() -> None:
+    filler = [
+        f"Sentence {n} of the chronicle records the harvest of year {1800 + n}." for n in range(40)
+    ]
+    filler[25] = "The great flood of 1825 destroyed the mill on the eastern bank."
+    page = "# Chronicle\n\n" + " ".join(filler[:20]) + "\n\n" + " ".join(filler[20:])
+    doc = make_doc(page, "text/markdown; charset=utf-8")
+    out = render(
+        doc, Target(doc.url, question="What did the great flood destroy?", context=True), 10_000
+    )
+    assert len(out.passages) == 1
+    assert "The great flood of 1825 destroyed the mill" in out.passages[0]
+    assert len(out.passages[0]) < 250  # the window around the hit, not its 20-sentence paragraph
+    assert out.context is not None
+    assert out.context["sections"] == [{"line": 5, "heading": "Chronicle"}]
+
+
+def test_question_passages_touching_each_other_merge_in_page_order() -> None:
+    text = "\n\n".join(
+        [
+            "Falcons nest on cliffs. Falcons hunt pigeons at dawn.",
+            "Owls hunt mice at night.",
+            "Falcons dive faster than any other bird. A diving falcon hunts by surprise.",
+        ]
+    )
+    doc = make_doc(text, "text/plain; charset=utf-8")
+    out = render(doc, Target(doc.url, question="how do falcons hunt"), 10_000)
+    assert out.passages == [
+        "Falcons nest on cliffs. Falcons hunt pigeons at dawn.",
+        "Falcons dive faster than any other bird. A diving falcon hunts by surprise.",
+    ]
