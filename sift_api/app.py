@@ -19,6 +19,7 @@ from sift_api.batch import ROUTES as BATCH_ROUTES
 from sift_api.bodycap import BodyCap
 from sift_api.errors import error_response
 from sift_api.fetch import v1_fetch
+from sift_api.firecrawl import ROUTES as FIRECRAWL_ROUTES
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
 from sift_fetch.config import Config
@@ -83,6 +84,7 @@ def create_app(
         routes=[
             Route("/v1/fetch", v1_fetch, methods=["POST"]),
             *BATCH_ROUTES,
+            *FIRECRAWL_ROUTES,
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             Route("/openapi.json", openapi_json, methods=["GET"]),
