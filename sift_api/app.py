@@ -20,6 +20,7 @@ from sift_api.bodycap import BodyCap
 from sift_api.errors import error_response
 from sift_api.fetch import v1_fetch
 from sift_api.firecrawl import ROUTES as FIRECRAWL_ROUTES
+from sift_api.mcp import McpEndpoint, session_manager
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
 from sift_fetch.config import Config
@@ -71,12 +72,15 @@ def create_app(
     connector: Connector | None = None,
     store: Store | None = None,
 ) -> Starlette:
+    mcp = session_manager(config.mcp)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         runtime = Runtime.open(config, resolver=resolver, connector=connector, store=store)
         app.state.runtime = runtime
         try:
-            yield
+            async with mcp.run():
+                yield
         finally:
             await runtime.aclose()
 
@@ -85,6 +89,7 @@ def create_app(
             Route("/v1/fetch", v1_fetch, methods=["POST"]),
             *BATCH_ROUTES,
             *FIRECRAWL_ROUTES,
+            Route("/mcp", McpEndpoint(mcp), methods=["GET", "POST", "DELETE"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             Route("/openapi.json", openapi_json, methods=["GET"]),
