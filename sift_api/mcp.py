@@ -15,6 +15,7 @@ from typing import Any
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
@@ -32,13 +33,17 @@ from sift_mcp.server import Backend, Refused, build_server
 class InProcess:
     """The `/v1` handlers' own code, called for one caller."""
 
-    def __init__(self, rt: Runtime, caller: Caller) -> None:
-        self.rt, self.caller = rt, caller
+    def __init__(self, rt: Runtime, caller: Caller, state: State) -> None:
+        self.rt, self.caller, self.state = rt, caller, state
 
     async def fetch(self, target: dict[str, Any]) -> dict[str, Any]:
         with _refused():
             result = await fetch_target(self.rt, self.caller, parse_target(target))
+        # The request's log line, as `/v1/fetch` writes it. Batch tools leave theirs bare: a
+        # batch log line never names a target.
+        self.state.host, self.state.outcome = result.host, result.outcome
         if result.error is not None:
+            self.state.error = result.error.message
             raise Refused(result.envelope)
         return result.envelope
 
@@ -71,7 +76,7 @@ def _refused() -> Iterator[None]:
 def _backend(server: Server[Any, Any]) -> Backend:
     request = server.request_context.request
     assert isinstance(request, Request)
-    return InProcess(request.app.state.runtime, request.state.caller)
+    return InProcess(request.app.state.runtime, request.state.caller, request.state)
 
 
 def allowed_hosts(config: McpConfig) -> list[str]:
