@@ -25,6 +25,7 @@ pytestmark = pytest.mark.slow
 
 HERMES_PYTHON = REPO / ".venv-hermes" / "bin" / "python"
 DRIVE = Path(__file__).with_name("hermes_drive.py")
+DEAD_END = "http://127.0.0.1:9"  # the discard port: nothing listens
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -51,10 +52,16 @@ def hermes(tmp: Path, config: dict[str, Any], env: dict[str, str], *args: str) -
             # The targets are a local site on 127.0.0.1: Hermes's own pre-check would refuse
             # them; Sift's guard (with the tests' allowance) still decides.
             "HERMES_ALLOW_PRIVATE_URLS": "true",
-            # Nothing may reach out during a test: no installs on demand, no tracking.
+            # Nothing may reach out during a test: no installs on demand, no tracking, and any
+            # client that honours proxy variables finds a closed loopback port, except for
+            # the loopback Sift itself.
             "HERMES_DISABLE_LAZY_INSTALLS": "1",
             "DO_NOT_TRACK": "1",
             "FIRECRAWL_DISABLE_CALLER_ORIGIN": "1",
+            "HTTP_PROXY": DEAD_END,
+            "HTTPS_PROXY": DEAD_END,
+            "ALL_PROXY": DEAD_END,
+            "NO_PROXY": "127.0.0.1,localhost",
             **env,
         },
         capture_output=True,

@@ -80,6 +80,8 @@ def test_log_lines_follow_v1s_rules(make_client: MakeClient, site: LocalSite) ->
             assert answer["result"]["isError"] is True
     finally:
         configure_logging()
+    # Every MCP request is counted under its route template, like the /v1 ones.
+    assert 'route="/mcp",status="200"' in client.get("/metrics").text
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     logged = [line for line in lines if line["event"] == "http.request"]
     assert [line["route"] for line in logged] == ["/mcp"] * 6
