@@ -3,7 +3,9 @@
 
 A Firecrawl request becomes one target per content mode it asks for (Markdown is the `clean` or
 `full` mode, HTML the `raw` one), each run through the same pipeline as `/v1/fetch`, and the
-envelopes become one Firecrawl document. What needs a browser, an LLM extraction, or would
+envelopes become one Firecrawl document. A `summary` (only where the operator configured an
+LLM endpoint, `[digest]`) is one more run of the Markdown target with a question made from the
+page's title, whose digest answer it is. What needs a browser, another LLM extraction, or would
 weaken the guard is refused, not emulated; options about *how* Firecrawl fetches (its cache,
 proxies, ad blocking, waits) are accepted and ignored, because Sift fetches its own way.
 Unknown fields are refused, so an option a caller relies on is never dropped silently.
@@ -24,6 +26,7 @@ from starlette.routing import Route
 from sift_api.auth import authenticate
 from sift_api.errors import error_response
 from sift_api.fetch import read_json
+from sift_fetch.callers import Caller
 from sift_fetch.errors import BadRequest, Blocked, FetchError, Timeout
 from sift_fetch.pipeline import Result, fetch_target
 from sift_fetch.runtime import Runtime
@@ -35,7 +38,9 @@ METADATA_FORMATS = frozenset({"links"})
 BROWSER_FORMATS = frozenset(
     {"screenshot", "screenshot@fullPage", "changeTracking", "branding", "images", "audio", "video"}
 )
-LLM_FORMATS = frozenset({"json", "summary", "query", "question", "highlights"})
+LLM_FORMATS = frozenset({"json", "query", "question", "highlights"})
+# Made by the operator's LLM endpoint (`[digest]`) from the passages about the page's title.
+SUMMARY = "summary"
 
 # Options about how Firecrawl itself fetches. Sift fetches directly from its own address
 # through its guard, keeps its own cache (`[fetch] cache_ttl`) and timeouts, and renders
@@ -75,7 +80,7 @@ def _format_name(item: Any) -> str:
     return item
 
 
-def parse_formats(raw: Any) -> list[str]:
+def parse_formats(raw: Any, *, digest: bool) -> list[str]:
     if raw is None:
         return ["markdown"]
     if not isinstance(raw, list):
@@ -86,9 +91,15 @@ def parse_formats(raw: Any) -> list[str]:
             raise BadRequest(f"format {name} needs a browser, and Sift renders without one")
         if name in LLM_FORMATS:
             raise BadRequest(
-                f"format {name} is an LLM extraction; use POST /v1/fetch with a question"
+                f"format {name} is an LLM extraction Sift does not offer; POST /v1/fetch "
+                "with a question returns the passages that answer it"
             )
-        if name not in CONTENT_FORMATS and name not in METADATA_FORMATS:
+        if name == SUMMARY and not digest:
+            raise BadRequest(
+                "format summary needs an LLM endpoint ([digest]), and this server has none; "
+                "POST /v1/fetch with a question returns the passages that answer it"
+            )
+        if name not in CONTENT_FORMATS and name not in METADATA_FORMATS and name != SUMMARY:
             raise BadRequest(f"unknown format {name}")
     return names or ["markdown"]
 
@@ -108,7 +119,7 @@ class Scrape:
         return sorted(set(needed), key=needed.index)
 
 
-def parse_scrape(body: Any) -> Scrape:
+def parse_scrape(body: Any, *, digest: bool) -> Scrape:
     """The request as a target and formats, or BadRequest naming what is refused."""
     if not isinstance(body, dict):
         raise BadRequest("body must be a JSON object")
@@ -122,7 +133,7 @@ def parse_scrape(body: Any) -> Scrape:
     main_only = body.get("onlyMainContent", True)
     if not isinstance(main_only, bool):
         raise BadRequest("field onlyMainContent must be true or false")
-    formats = parse_formats(body.get("formats"))
+    formats = parse_formats(body.get("formats"), digest=digest)
     target = parse_target({"url": body.get("url"), "context": True})
     return Scrape(target, formats, "clean" if main_only else "full")
 
@@ -140,20 +151,39 @@ def firecrawl_status(exc: FetchError) -> int:
     return exc.http_status
 
 
-def document(scrape: Scrape, results: dict[Mode, Result]) -> dict[str, Any]:
+def summary_question(envelope: dict[str, Any]) -> str:
+    """A question whose terms pick passages from every section of the page: its title,
+    description and headings (passages are ranked with their heading)."""
+    context = envelope.get("context") or {}
+    topics = [envelope.get("title"), context.get("description")]
+    topics += [heading.get("text") for heading in context.get("outline", [])]
+    about = "; ".join(dict.fromkeys(" ".join(str(t).split()) for t in topics if t))
+    about = about or " ".join(str(envelope["content"])[:300].split())
+    return f"Summarize the page ({about[:1500]}): what is it about, and what are its main points?"
+
+
+def document(scrape: Scrape, results: dict[Mode, Result], summary: Result | None) -> dict[str, Any]:
     first = results[scrape.modes()[0]].envelope
     context = first.get("context") or {}
     data: dict[str, Any] = {}
+    warnings = []
     for name in scrape.formats:
         if name == "links":
             data["links"] = [link["url"] for link in context.get("links", [])]
-        else:
+        elif name != SUMMARY:
             data[name] = results[scrape.mode(name)].envelope["content"]
+    if summary is not None:
+        if summary.envelope.get("answer"):
+            data["summary"] = summary.envelope["answer"]
+        else:
+            warnings.append("no summary: the LLM endpoint did not answer")
     if any(r.envelope.get("truncated") for r in results.values()):
-        data["warning"] = (
+        warnings.append(
             "the content was truncated at Sift's limit; POST /v1/fetch with grep, question "
             "or pages returns the part you need"
         )
+    if warnings:
+        data["warning"] = "; ".join(warnings)
     data["metadata"] = {
         "title": first.get("title") or context.get("title"),
         "description": context.get("description"),
@@ -171,16 +201,28 @@ def document(scrape: Scrape, results: dict[Mode, Result]) -> dict[str, Any]:
 async def scrape(request: Request) -> JSONResponse:
     rt: Runtime = request.app.state.runtime
     caller = authenticate(request, rt.callers)
-    wanted = parse_scrape(await read_json(request))
+    wanted = parse_scrape(await read_json(request), digest=bool(rt.config.digest.url))
     results: dict[Mode, Result] = {}
-    for mode in wanted.modes():
-        result = await fetch_target(rt, caller, replace(wanted.target, mode=mode))
-        request.state.host = result.host
-        if result.error is not None:
-            return error_response(request, result.error, status=firecrawl_status(result.error))
-        results[mode] = result
+    summary: Result | None = None
+    try:
+        for mode in wanted.modes():
+            target = replace(wanted.target, mode=mode)
+            results[mode] = await _fetch(request, rt, caller, target)
+            if mode == wanted.markdown and SUMMARY in wanted.formats:
+                question = summary_question(results[mode].envelope)
+                summary = await _fetch(request, rt, caller, replace(target, question=question))
+    except FetchError as exc:
+        return error_response(request, exc, status=firecrawl_status(exc))
     request.state.outcome = "ok"
-    return JSONResponse({"success": True, "data": document(wanted, results)})
+    return JSONResponse({"success": True, "data": document(wanted, results, summary)})
+
+
+async def _fetch(request: Request, rt: Runtime, caller: Caller, target: Target) -> Result:
+    result = await fetch_target(rt, caller, target)
+    request.state.host = result.host
+    if result.error is not None:
+        raise result.error
+    return result
 
 
 async def not_offered(request: Request) -> JSONResponse:

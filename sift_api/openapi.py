@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 
 from sift_api.batch import MAX_WAIT_SECONDS
 from sift_api.bodycap import BATCH_CAP, DEFAULT_CAP
-from sift_api.firecrawl import CONTENT_FORMATS, IGNORED, METADATA_FORMATS
+from sift_api.firecrawl import CONTENT_FORMATS, IGNORED, METADATA_FORMATS, SUMMARY
 from sift_fetch.errors import Hint
 from sift_fetch.target import MAX_PROGRAM_CHARS, MAX_URL_CHARS, MODES
 from sift_store.batch import JobStatus, TargetStatus
@@ -169,7 +169,10 @@ SCRAPE = {
         "url": {"type": "string", "minLength": 1, "maxLength": MAX_URL_CHARS},
         "formats": {
             "type": "array",
-            "items": {"type": "string", "enum": [*CONTENT_FORMATS, *sorted(METADATA_FORMATS)]},
+            "items": {
+                "type": "string",
+                "enum": [*CONTENT_FORMATS, *sorted(METADATA_FORMATS), SUMMARY],
+            },
             "default": ["markdown"],
         },
         "onlyMainContent": {"type": "boolean", "default": True},
@@ -192,6 +195,7 @@ SCRAPED = {
                 "html": {"type": "string"},
                 "rawHtml": {"type": "string"},
                 "links": {"type": "array", "items": {"type": "string"}},
+                "summary": {"type": "string"},
                 "warning": {"type": "string"},
                 "metadata": {
                     "type": "object",
@@ -297,7 +301,10 @@ def _scrape() -> dict[str, Any]:
         "requestBody": {"required": True, "content": {"application/json": {"schema": SCRAPE}}},
         "responses": {
             "200": _json(_ref("Scraped"), "A Firecrawl document."),
-            "400": _failure("A bad field, a browser-only or LLM format, headers or actions."),
+            "400": _failure(
+                "A bad field, a browser-only or LLM format (`summary` without [digest]), "
+                "headers or actions."
+            ),
             **_AUTH,
             "403": _failure("Refused by the guard (`blocked:`)."),
             "408": _failure("Timed out."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sift_api.firecrawl import BROWSER_FORMATS, CONTENT_FORMATS, IGNORED, LLM_FORMATS
+from sift_api.firecrawl import BROWSER_FORMATS, CONTENT_FORMATS, IGNORED, LLM_FORMATS, SUMMARY
 from sift_mcp.server import TOOLS
 from tests.batch_api.stack import REPO
 
@@ -16,7 +16,7 @@ def section(title: str) -> str:
 
 def test_every_firecrawl_field_and_format_is_documented() -> None:
     text = section("### Firecrawl-compatible scrape")
-    names = IGNORED | BROWSER_FORMATS | LLM_FORMATS | set(CONTENT_FORMATS) | {"headers"}
+    names = IGNORED | BROWSER_FORMATS | LLM_FORMATS | set(CONTENT_FORMATS) | {"headers", SUMMARY}
     missing = sorted(name for name in names if f"`{name}`" not in text)
     assert missing == []
 
