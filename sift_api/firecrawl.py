@@ -114,7 +114,7 @@ class Scrape:
         return CONTENT_FORMATS.get(name) or self.markdown
 
     def modes(self) -> list[Mode]:
-        """One pipeline run per distinct mode the formats need, Markdown's first."""
+        """One pipeline run per distinct mode the formats need, in the order they ask."""
         needed = [self.mode(name) for name in self.formats]
         return sorted(set(needed), key=needed.index)
 

@@ -144,3 +144,11 @@ def test_v1_scrape_has_the_same_shape(stack: Stack, site: LocalSite) -> None:
     assert body["success"] is True
     assert body["data"]["markdown"] == "alpha\nbeta\ngamma\n"
     assert body["data"]["metadata"]["statusCode"] == 200
+
+
+def test_html_alone_still_has_the_metadata(stack: Stack, site: LocalSite) -> None:
+    doc = sdk(stack).scrape(site.url("/article"), formats=["rawHtml"])
+    assert doc.raw_html is not None and "<footer>" in doc.raw_html
+    assert doc.markdown is None
+    assert doc.metadata_typed.title == "Lighthouses of the North"
+    assert doc.metadata_typed.language == "en"
