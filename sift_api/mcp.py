@@ -23,11 +23,12 @@ from sift_api import batch
 from sift_api.auth import authenticate
 from sift_fetch.callers import Caller
 from sift_fetch.config import McpConfig
-from sift_fetch.errors import FetchError
+from sift_fetch.errors import FetchError, Unavailable
 from sift_fetch.pipeline import fetch_target
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import parse_target
 from sift_mcp.server import Backend, Refused, build_server
+from sift_store.outage import is_outage, outage_reason
 
 
 class InProcess:
@@ -67,10 +68,16 @@ class InProcess:
 
 @contextmanager
 def _refused() -> Iterator[None]:
+    """A failure as its envelope; a store outage too, which the SDK would otherwise answer
+    with the exception's own text."""
     try:
         yield
     except FetchError as exc:
         raise Refused(exc.envelope()) from None
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        raise Refused(Unavailable(outage_reason(exc)).envelope()) from None
 
 
 def _backend(server: Server[Any, Any]) -> Backend:

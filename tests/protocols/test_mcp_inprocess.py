@@ -14,9 +14,11 @@ import pytest
 
 from sift_fetch.config import ConfigError, parse_config
 from sift_fetch.logs import configure_logging
+from tests.conftest import PG_URL, _pg_schema_url
 from tests.support.app import MakeClient, client_factory
 from tests.support.config import auth
 from tests.support.site import LocalSite, Reply
+from tests.support.tcpproxy import TcpProxy
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
@@ -90,3 +92,23 @@ def test_log_lines_follow_v1s_rules(make_client: MakeClient, site: LocalSite) ->
     assert blocked["outcome"] == "blocked" and "10.1.2.3" in blocked["error"]
     assert "10.9.9.9" not in json.dumps(batch)  # a batch log line never names a target
     assert "10.1.2.3" not in json.dumps(restricted) and "spook" not in json.dumps(restricted)
+
+
+@pytest.mark.skipif(not PG_URL, reason="SIFT_TEST_PG_URL is not set (CI sets it)")
+def test_a_store_outage_is_a_tool_error_that_says_retry(tmp_path: Path, site: LocalSite) -> None:
+    port = int(PG_URL.rsplit(":", 1)[1].split("/", 1)[0])
+    proxy = TcpProxy(port)
+    schema_url = _pg_schema_url(PG_URL)
+    try:
+        store_url = proxy.url_for(next(schema_url))
+        with client_factory(tmp_path, [site.port], {}) as make:
+            client = make(store={"url": store_url}, mcp={"allowed_hosts": ["testserver"]})
+            body = call("batch_submit", {"targets": [{"url": site.url("/a.txt")}]})
+            with proxy.outage():
+                answer = client.post("/mcp", json=body, headers={**ACCEPT, **auth()}).json()
+    finally:
+        proxy.close()
+        schema_url.close()
+    assert answer["result"]["isError"] is True
+    (content,) = answer["result"]["content"]
+    assert content["text"] == "unavailable: the store cannot be reached (hint: retry)"
