@@ -25,7 +25,9 @@ from sift_api.errors import (
     store_error_response,
 )
 from sift_api.fetch import v1_fetch
+from sift_api.firecrawl import ROUTES as FIRECRAWL_ROUTES
 from sift_api.health import healthz
+from sift_api.mcp import McpEndpoint, session_manager
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
 from sift_fetch.config import Config
@@ -66,12 +68,14 @@ def create_app(
     connector: Connector | None = None,
     store: Store | None = None,
 ) -> Starlette:
+    mcp = session_manager(config.mcp)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         runtime = Runtime.open(config, resolver=resolver, connector=connector, store=store)
         app.state.runtime = runtime
         try:
-            async with anyio.create_task_group() as background:
+            async with mcp.run(), anyio.create_task_group() as background:
                 background.start_soon(runtime.gates.keep)
                 yield
                 background.cancel_scope.cancel()
@@ -82,6 +86,8 @@ def create_app(
         routes=[
             Route("/v1/fetch", v1_fetch, methods=["POST"]),
             *BATCH_ROUTES,
+            *FIRECRAWL_ROUTES,
+            Route("/mcp", McpEndpoint(mcp), methods=["GET", "POST", "DELETE"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             Route("/openapi.json", openapi_json, methods=["GET"]),

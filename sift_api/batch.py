@@ -141,9 +141,9 @@ def validate_targets(body: Any, rt: Runtime) -> list[NewTarget]:
     return targets
 
 
-async def submit(request: Request) -> JSONResponse:
-    rt, caller = _runtime(request)
-    targets = validate_targets(await read_json(request), rt)
+async def submit_job(rt: Runtime, caller: Caller, body: Any) -> dict[str, Any]:
+    """Validate and store a job; the answer body. Shared by `POST /v1/batch` and MCP."""
+    targets = validate_targets(body, rt)
     batch = rt.config.batch
     limits = JobLimits(batch.targets_per_job, batch.jobs_per_caller, batch.jobs_total)
     try:
@@ -161,15 +161,20 @@ async def submit(request: Request) -> JSONResponse:
     except BatchCapError as exc:
         raise BatchBusy(str(exc), retry_after=BUSY_RETRY_AFTER) from None
     metrics.count_batch_job("reused" if job.reused else "created")
-    request.state.outcome = "reused" if job.reused else "created"
-    body = {
+    return {
         "success": True,
         "job_id": job.job_id,
         "status": job.status,
         "targets": job.targets_total,
         "reused": job.reused,
     }
-    return JSONResponse(body, status_code=202, headers={"Location": f"/v1/batch/{job.job_id}"})
+
+
+async def submit(request: Request) -> JSONResponse:
+    rt, caller = _runtime(request)
+    body = await submit_job(rt, caller, await read_json(request))
+    request.state.outcome = "reused" if body["reused"] else "created"
+    return JSONResponse(body, status_code=202, headers={"Location": f"/v1/batch/{body['job_id']}"})
 
 
 # --- reads ------------------------------------------------------------------------------------
@@ -224,10 +229,13 @@ def job_body(job: JobView, ttl: float, *, with_results: bool) -> dict[str, Any]:
 
 
 def _job_id(request: Request) -> str:
-    job_id = str(request.path_params["job_id"])
+    return str(request.path_params["job_id"])
+
+
+def _check_job_id(job_id: str) -> None:
+    """An id that names no job (a NUL, a surrogate, any junk) is 404 before any query."""
     if not is_job_id(job_id):
         raise _not_found()
-    return job_id
 
 
 def _flag(request: Request, name: str) -> bool:
@@ -244,11 +252,14 @@ def _wait_seconds(request: Request) -> float:
     if raw is None:
         return 0.0
     try:
-        wait = float(raw)
+        return check_wait(float(raw), "query parameter wait")
     except ValueError:
         raise BadRequest("query parameter wait must be a number of seconds (0-60)") from None
+
+
+def check_wait(wait: float, name: str) -> float:
     if not 0 <= wait <= MAX_WAIT_SECONDS:  # also refuses nan and inf
-        raise BadRequest("query parameter wait must be a number of seconds (0-60)")
+        raise BadRequest(f"{name} must be a number of seconds (0-60)")
     return wait
 
 
@@ -263,6 +274,7 @@ async def _owned_touch(rt: Runtime, job_id: str, caller: Caller) -> str | None:
     time, so the read goes on and finds out by itself whether the job is the caller's. The
     outage's reason comes back, to be logged once the read has answered: a read that fails too
     is logged as `store.unavailable`, and one line per failed request is enough."""
+    _check_job_id(job_id)
     try:
         owned = await rt.store.run(touch, job_id, caller=caller.name, now=time.time())
     except Exception as exc:
@@ -291,11 +303,10 @@ async def _wait_until_finished(rt: Runtime, job_id: str, caller: Caller, seconds
         await anyio.sleep(min(WAIT_POLL_SECONDS, remaining))
 
 
-async def read_job(request: Request) -> JSONResponse:
-    rt, caller = _runtime(request)
-    job_id = _job_id(request)
-    with_results = _flag(request, "results")
-    wait = _wait_seconds(request)
+async def job_summary(
+    rt: Runtime, caller: Caller, job_id: str, *, wait: float = 0.0, with_results: bool = False
+) -> dict[str, Any]:
+    """The owner's view of a job, after waiting up to WAIT seconds for it to finish."""
     lost = await _owned_touch(rt, job_id, caller)
     if wait:
         await _wait_until_finished(rt, job_id, caller, wait)
@@ -305,37 +316,55 @@ async def read_job(request: Request) -> JSONResponse:
     if job is None:  # swept or evicted since the touch
         raise _not_found()
     _log_lost_touch(lost)
-    return JSONResponse(job_body(job, rt.config.batch.ttl, with_results=with_results))
+    return job_body(job, rt.config.batch.ttl, with_results=with_results)
 
 
-async def read_target(request: Request) -> JSONResponse:
+async def read_job(request: Request) -> JSONResponse:
     rt, caller = _runtime(request)
-    job_id = _job_id(request)
+    with_results = _flag(request, "results")
+    wait = _wait_seconds(request)
+    body = await job_summary(rt, caller, _job_id(request), wait=wait, with_results=with_results)
+    return JSONResponse(body)
+
+
+async def target_result(rt: Runtime, caller: Caller, job_id: str, raw: str) -> dict[str, Any]:
+    """One target's row and, once finished, its result; RAW is the index as the caller wrote it."""
     lost = await _owned_touch(rt, job_id, caller)
-    raw = str(request.path_params["idx"])
     # Parsed here, not by a route convertor: a bad index gets this JSON 404, not a bare one.
     idx = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
     view = None if idx is None else await rt.store.run(get_target, job_id, idx, caller=caller.name)
     if view is None:
         raise NotFound(f"the batch job has no target {raw!r}")
     _log_lost_touch(lost)
-    return JSONResponse({"success": True, "job_id": job_id, **target_row(view, with_result=True)})
+    return {"success": True, "job_id": job_id, **target_row(view, with_result=True)}
+
+
+async def read_target(request: Request) -> JSONResponse:
+    rt, caller = _runtime(request)
+    raw = str(request.path_params["idx"])
+    return JSONResponse(await target_result(rt, caller, _job_id(request), raw))
 
 
 # --- cancel -----------------------------------------------------------------------------------
 
 
-async def cancel_job(request: Request) -> JSONResponse:
-    rt, caller = _runtime(request)
+async def cancel_owned(rt: Runtime, caller: Caller, job_id: str) -> dict[str, Any]:
+    _check_job_id(job_id)
     now = time.time()
-    done = await rt.store.run(cancel, _job_id(request), caller=caller.name, now=now)
+    done = await rt.store.run(cancel, job_id, caller=caller.name, now=now)
     if done is None:
         raise _not_found()
     if not done.changed:
         raise Conflict(f"the job has already finished ({done.status})", status=done.status)
     metrics.observe_batch_job("cancelled", now - done.created_at)
+    return {"success": True, "status": "cancelled"}
+
+
+async def cancel_job(request: Request) -> JSONResponse:
+    rt, caller = _runtime(request)
+    body = await cancel_owned(rt, caller, _job_id(request))
     request.state.outcome = "cancelled"
-    return JSONResponse({"success": True, "status": "cancelled"})
+    return JSONResponse(body)
 
 
 ROUTES = [

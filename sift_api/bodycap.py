@@ -14,7 +14,8 @@ BATCH_CAP = 256 * 1024  # seed §10: a constant, not config
 
 
 def cap_for(path: str) -> int:
-    return BATCH_CAP if path == "/v1/batch" else DEFAULT_CAP
+    # `/mcp` carries batch submits too (the `batch_submit` tool).
+    return BATCH_CAP if path in ("/v1/batch", "/mcp") else DEFAULT_CAP
 
 
 class BodyCap:

@@ -27,7 +27,8 @@ class Observe:
         async def send_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
-                status = message["status"]
+                # int(): the MCP SDK sends an HTTPStatus, which a console log shows as its repr.
+                status = int(message["status"])
             await send(message)
 
         try:

@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse
 
 from sift_api.batch import MAX_WAIT_SECONDS
 from sift_api.bodycap import BATCH_CAP, DEFAULT_CAP
+from sift_api.firecrawl import CONTENT_FORMATS, IGNORED, METADATA_FORMATS, SUMMARY
 from sift_fetch.errors import Hint
 from sift_fetch.target import MAX_PROGRAM_CHARS, MAX_URL_CHARS, MODES
 from sift_store.batch import JobStatus, TargetStatus
@@ -159,6 +160,62 @@ JOB = {
     },
 }
 
+SCRAPE = {
+    "type": "object",
+    "description": "Firecrawl's scrape request (firecrawl-py 4.x). Other fields are refused.",
+    "required": ["url"],
+    "additionalProperties": False,
+    "properties": {
+        "url": {"type": "string", "minLength": 1, "maxLength": MAX_URL_CHARS},
+        "formats": {
+            "type": "array",
+            "items": {
+                "type": "string",
+                "enum": [*CONTENT_FORMATS, *sorted(METADATA_FORMATS), SUMMARY],
+            },
+            "default": ["markdown"],
+        },
+        "onlyMainContent": {"type": "boolean", "default": True},
+        "headers": {"type": "object", "maxProperties": 0, "description": "Refused if set."},
+        "actions": {"type": "array", "maxItems": 0, "description": "Needs a browser: refused."},
+        **{name: {"description": "Accepted and ignored."} for name in sorted(IGNORED)},
+    },
+}
+
+SCRAPED = {
+    "type": "object",
+    "required": ["success", "data"],
+    "properties": {
+        "success": {"type": "boolean", "enum": [True]},
+        "data": {
+            "type": "object",
+            "required": ["metadata"],
+            "properties": {
+                "markdown": {"type": "string"},
+                "html": {"type": "string"},
+                "rawHtml": {"type": "string"},
+                "links": {"type": "array", "items": {"type": "string"}},
+                "summary": {"type": "string"},
+                "warning": {"type": "string"},
+                "metadata": {
+                    "type": "object",
+                    "required": ["sourceURL", "url", "statusCode", "contentType", "cacheState"],
+                    "properties": {
+                        "title": _nullable({"type": "string"}),
+                        "description": _nullable({"type": "string"}),
+                        "language": _nullable({"type": "string"}),
+                        "sourceURL": {"type": "string"},
+                        "url": {"type": "string"},
+                        "statusCode": {"type": "integer"},
+                        "contentType": {"type": "string"},
+                        "cacheState": {"type": "string", "enum": ["hit", "miss"]},
+                    },
+                },
+            },
+        },
+    },
+}
+
 _JOB_ID = {"name": "job_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _AUTH = {"401": _failure("Missing or unknown bearer token.")}
 _NOT_FOUND = {"404": _failure("No such job for this caller (another caller's job looks the same).")}
@@ -192,6 +249,8 @@ def document() -> dict[str, Any]:
                 "Envelope": ENVELOPE,
                 "TargetRow": TARGET_ROW,
                 "Job": JOB,
+                "Scrape": SCRAPE,
+                "Scraped": SCRAPED,
             },
         },
         "security": [{"bearer": []}],
@@ -200,6 +259,9 @@ def document() -> dict[str, Any]:
             "/v1/batch": {"post": _submit()},
             "/v1/batch/{job_id}": {"get": _read_job(), "delete": _cancel()},
             "/v1/batch/{job_id}/{idx}": {"get": _read_target()},
+            "/v2/scrape": {"post": _scrape()},
+            "/v1/scrape": {"post": _scrape()},
+            **{path: {"post": _not_offered(what)} for path, what in _NOT_OFFERED.items()},
             "/healthz": {"get": _healthz()},
             "/metrics": {
                 "get": {
@@ -271,6 +333,42 @@ def _fetch() -> dict[str, Any]:
             **_UNAVAILABLE,
             "504": _failure("Timed out."),
         },
+    }
+
+
+def _scrape() -> dict[str, Any]:
+    return {
+        "summary": "Firecrawl-compatible single scrape, through the same pipeline as /v1/fetch.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": SCRAPE}}},
+        "responses": {
+            "200": _json(_ref("Scraped"), "A Firecrawl document."),
+            "400": _failure(
+                "A bad field, a browser-only or LLM format (`summary` without [digest]), "
+                "headers or actions."
+            ),
+            **_AUTH,
+            "403": _failure("Refused by the guard (`blocked:`)."),
+            "408": _failure("Timed out."),
+            "413": _failure(f"Body over {DEFAULT_CAP // 1024} KiB."),
+            "422": _failure("The site failed, the body is too long, or an unsupported type."),
+            "429": _retry_after("Busy: a fetch gate is full; retry after Retry-After."),
+            "499": _failure("Cancelled."),
+        },
+    }
+
+
+_NOT_OFFERED = {
+    "/v2/batch/scrape": "Firecrawl batch scrape: not offered; use POST /v1/batch.",
+    "/v1/batch/scrape": "Firecrawl batch scrape: not offered; use POST /v1/batch.",
+    "/v2/search": "Firecrawl search: not offered.",
+    "/v1/search": "Firecrawl search: not offered.",
+}
+
+
+def _not_offered(summary: str) -> dict[str, Any]:
+    return {
+        "summary": summary,
+        "responses": {"400": _failure("Always: the error names what to use instead."), **_AUTH},
     }
 
 

@@ -11,9 +11,10 @@ import typer
 from sift_cli.client import Client
 from sift_cli.exits import REFUSED, CliError
 from sift_cli.fetch_cmd import print_content
-from sift_cli.jobwait import FINISHED, exit_code, outcome_lines, wait_for_job
+from sift_cli.jobwait import FINISHED, exit_code, wait_for_job
 from sift_cli.options import JsonOpt, TimeoutOpt, TokenOpt, UrlOpt
 from sift_cli.targets_file import parse_targets, read_source
+from sift_mcp.text import outcome_lines
 
 batch_app = typer.Typer(
     no_args_is_help=True,

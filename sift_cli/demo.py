@@ -23,7 +23,7 @@ import typer
 from sift_cli.client import Client
 from sift_cli.demo_server import PRIVATE_ADDRESS, DemoSite
 from sift_cli.exits import INTERRUPTED, REFUSED, CliError
-from sift_cli.jobwait import outcome_lines, wait_for_job
+from sift_cli.jobwait import wait_for_job
 from sift_cli.procs import (
     Child,
     ChildExited,
@@ -37,6 +37,7 @@ from sift_cli.procs import (
     wait_healthy,
 )
 from sift_fetch.callers import new_token, token_hash
+from sift_mcp.text import outcome_lines
 
 LOG_TAIL_LINES = 15
 REFUSED_AT_SUBMIT = "http://10.0.0.1/admin"

@@ -46,24 +46,3 @@ def exit_code(summary: dict[str, Any]) -> int:
     if status == "done":
         return OK
     return JOB_FAILED if status in FINISHED else STILL_RUNNING
-
-
-def outcome_lines(summary: dict[str, Any]) -> list[str]:
-    """One line per target: index, status, URL, and for a failure its error and hint."""
-    lines = [
-        f"job {summary['job_id']}: {summary['status']} "
-        f"({summary['targets_done']}/{summary['targets_total']} finished, "
-        f"{summary.get('targets_failed', 0)} failed)"
-    ]
-    for row in summary["targets"]:
-        line = f"  [{row['idx']}] {row['status']:<7} {row['url']}"
-        if row["status"] == "failed":
-            line += f"\n        {row.get('error')}"
-            if row.get("hint"):
-                line += f" (hint: {row['hint']})"
-            if row.get("retryable"):
-                line += " (retryable)"
-        lines.append(line)
-    if summary.get("error"):
-        lines.append(f"  job error: {summary['error']}")
-    return lines

@@ -18,6 +18,7 @@ from sift_cli.batch_cmd import batch_app
 from sift_cli.demo import demo
 from sift_cli.fetch_cmd import fetch
 from sift_cli.launchers import serve, up, worker
+from sift_cli.mcp_cmd import mcp_cmd
 
 
 class SiftApp(typer.Typer):
@@ -36,6 +37,7 @@ token_app = typer.Typer(no_args_is_help=True, help="Manage caller tokens.")
 app.command()(fetch)
 app.add_typer(batch_app, name="batch")
 app.add_typer(token_app, name="token")
+app.command("mcp")(mcp_cmd)
 app.command()(serve)
 app.command()(worker)
 app.command()(up)

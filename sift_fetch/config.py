@@ -139,6 +139,29 @@ class BatchConfig:
     busy_retry_for: float = _check(_positive, 600.0)
 
 
+def _host_name(name: str) -> bool:
+    if ":" in name:  # only an IPv6 address may have one
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return False
+        return True
+    return bool(name) and not any(c in name for c in "/*@[] ")
+
+
+def _host_names(value: list[str]) -> str | None:
+    bad = next((h for h in value if not _host_name(h)), None)
+    return None if bad is None else f"{bad!r} is not a host name (no port, scheme or path)"
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    """The Host names `/mcp` answers to (any port), against DNS rebinding. Behind a reverse
+    proxy, add the public name the proxy passes on."""
+
+    allowed_hosts: list[str] = _check(_host_names, ["127.0.0.1", "localhost", "::1"])
+
+
 @dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
@@ -150,6 +173,7 @@ class Config:
     digest: DigestConfig = field(default_factory=DigestConfig)
     batch: BatchConfig = field(default_factory=BatchConfig)
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)
 
     @property
     def store_url(self) -> str:
@@ -180,6 +204,7 @@ _SECTIONS: dict[str, type] = {
     "digest": DigestConfig,
     "batch": BatchConfig,
     "metrics": MetricsConfig,
+    "mcp": McpConfig,
 }
 _CALLER_CLASSES = ("standard", "restricted")
 

@@ -10,19 +10,16 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import event
 
 from sift_store.engine import Store, open_store
 from sift_store.migrate import migrate
 from tests.batch.helpers import new_targets, submit
 from tests.batch.worker_harness import FAST, finished, job, run_pipeline_worker
-from tests.conftest import PG_URL, _pg_schema_url
 from tests.support.config import make_config
 from tests.support.site import LocalSite, Reply
 from tests.support.tcpproxy import TcpProxy
@@ -51,13 +48,6 @@ def _assert_done_once_each(store: Store, job_id: str, site: LocalSite) -> None:
     assert view.status == "done", [(t.status, t.outcome, t.error) for t in view.targets]
     assert [t.outcome for t in view.targets] == ["ok", "ok", "ok"]
     assert site.hits == ["/a", "/slow", "/c"]  # every target fetched exactly once
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    if not PG_URL:
-        pytest.skip("SIFT_TEST_PG_URL is not set (CI sets it; README shows how)")
-    yield from _pg_schema_url(PG_URL)
 
 
 def test_postgresql_away_mid_target_loses_nothing(tmp_path: Path, pg_url: str) -> None:

@@ -25,7 +25,10 @@ REPO = Path(__file__).resolve().parents[2]
 TERMINAL = ("done", "partial", "failed", "cancelled")
 
 
-def write_config(tmp: Path, api_port: int, allow_ports: list[int], extra: str = "") -> Path:
+def write_config(
+    tmp: Path, api_port: int, allow_ports: list[int], extra: str = "", fetch: str = ""
+) -> Path:
+    """EXTRA: more sections; FETCH: more `[fetch]` keys (TOML allows a table once)."""
     callers = "\n".join(
         f'[[callers]]\nname = "{name}"\ntoken_sha256 = "{token_hash(tok)}"\n'
         f'class = "{CLASSES[name]}"\n'
@@ -43,6 +46,7 @@ allow_cidrs = ["127.0.0.1/32"]
 allow_ports = {allow_ports!r}
 [fetch]
 render_workers = 1
+{fetch}
 {callers}
 {extra}
 """
@@ -107,9 +111,11 @@ def _wait_healthy(stack: Stack) -> None:
 
 
 @contextmanager
-def running_stack(tmp: Path, allow_ports: list[int], extra: str = "") -> Iterator[Stack]:
+def running_stack(
+    tmp: Path, allow_ports: list[int], extra: str = "", fetch: str = ""
+) -> Iterator[Stack]:
     api_port = free_port()
-    config = write_config(tmp, api_port, allow_ports, extra)
+    config = write_config(tmp, api_port, allow_ports, extra, fetch)
     (tmp / "metrics").mkdir()
     env = {"PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"), "SIFT_CONFIG": ""}
     api = _spawn(["sift_cli", "serve", "--config", str(config)], tmp / "api.log", env)
