@@ -1,11 +1,15 @@
-"""`/v1/fetch` against a local static site, uncached and cached, beside a direct httpx GET.
+"""`/v1/fetch` beside a bare proxy of the same origin: what Sift adds to a fetch.
 
-Starts a static site and a real `sift serve` process on loopback, prints how long the server
-took to answer /healthz and its very first clean fetch (render pool start-up included, unless
-paid at start), then requests per second and median latency at a few concurrency levels, and
-our overhead as a ratio.
+Starts, each in its own process on loopback: a static origin (bench/origin.py), a real
+`sift serve` with its gates raised far above the load (so the figures measure the pipeline, not
+the policy), and the bare proxy (bench/bare_proxy.py: one shared httpx client, the same
+extraction through the same kind of pool in `clean` mode, nothing else). Then, at each
+concurrency, for a few interleaved rounds of fresh URLs: the origin directly, the bare proxy,
+and Sift uncached and cached, in `raw` and `clean` mode. Prints the median requests per second
+and latency of the rounds, and Sift's throughput as a share of the bare proxy's (the issue's
+goals: raw uncached >= 0.8, cached >= 0.95, clean uncached >= 0.9).
 
-    .venv/bin/python bench/fetch_bench.py [--requests 400] [--concurrency 1,8]
+    .venv/bin/python bench/fetch_bench.py [--requests 300] [--rounds 3] [--concurrency 1,8]
 """
 
 from __future__ import annotations
@@ -19,10 +23,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -30,7 +33,9 @@ import httpx
 from sift_fetch.callers import token_hash
 
 TOKEN = "bench-token"
-PAGE = Path(__file__).parent / "pages"
+BENCH = Path(__file__).parent
+PAGE = BENCH / "pages"
+Send = Callable[[str], Awaitable[None]]
 
 
 def free_port() -> int:
@@ -39,20 +44,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *_args: object) -> None:
-        pass
-
-
-def static_site(root: Path) -> tuple[ThreadingHTTPServer, int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(root)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_address[1]
-
-
 def site_pages(root: Path) -> list[str]:
-    """The saved real pages if the render bench fetched them, else one generated article."""
+    """The saved real pages, else one generated article."""
     pages = sorted(p.name for p in PAGE.glob("*.html")) if PAGE.is_dir() else []
     for name in pages:
         (root / name).write_bytes((PAGE / name).read_bytes())
@@ -67,7 +60,68 @@ def site_pages(root: Path) -> list[str]:
     return pages
 
 
-async def run(urls: list[str], concurrency: int, send) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def sift_config(tmp: Path, api_port: int, site_port: int) -> Path:
+    config = tmp / "sift.toml"
+    config.write_text(
+        f"""
+[server]
+port = {api_port}
+[store]
+url = "sqlite:///{tmp}/bench.db"
+[[callers]]
+name = "bench"
+token_sha256 = "{token_hash(TOKEN)}"
+[fetch]
+global = 256
+per_host = 256
+per_caller = 256
+[guard]
+allow_cidrs = ["127.0.0.1/32"]
+allow_ports = [{site_port}]
+"""
+    )
+    return config
+
+
+def start(command: list[str], ready: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, *command],
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "SIFT_CONFIG": ""},
+        cwd=BENCH.parent,
+    )
+    for _ in range(600):
+        try:
+            httpx.get(ready)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"{' '.join(command)} did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of PID and every process under it (its render pool), from /proc."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        children[int(fields[1])].append(int(stat.parent.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        todo.extend(children[current])
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def run(urls: list[str], concurrency: int, send: Send) -> tuple[float, float]:
     latencies: list[float] = []
     queue = list(urls)
 
@@ -84,93 +138,103 @@ async def run(urls: list[str], concurrency: int, send) -> tuple[float, float]:  
     return len(urls) / elapsed, statistics.median(latencies) * 1000
 
 
-async def bench(args: argparse.Namespace, api: str, site: str, pages: list[str]) -> None:
+def poster(client: httpx.AsyncClient, endpoint: str, mode: str, headers: dict[str, str]) -> Send:
+    async def send(url: str) -> None:
+        r = await client.post(endpoint, json={"url": url, "mode": mode}, headers=headers)
+        if r.status_code != 200:
+            raise SystemExit(f"{endpoint} answered {r.status_code}: {r.text[:200]}")
+
+    return send
+
+
+# (label, comparator label): each case's throughput is shown as a share of its comparator's.
+CASES = [
+    ("origin direct", None),
+    ("bare proxy raw", None),
+    ("sift raw uncached", "bare proxy raw"),
+    ("sift raw cached", "bare proxy raw"),
+    ("bare proxy clean", None),
+    ("sift clean uncached", "bare proxy clean"),
+    ("sift clean cached", "bare proxy clean"),
+]
+
+
+async def bench(
+    args: argparse.Namespace, urls: dict[str, str], pids: dict[str, int], pages: list[str]
+) -> None:
+    api, bare, site = urls["sift"], urls["bare"], urls["origin"]
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        headers = {"Authorization": f"Bearer {TOKEN}"}
+        auth = {"Authorization": f"Bearer {TOKEN}"}
 
         async def direct(url: str) -> None:
             (await client.get(url)).raise_for_status()
 
-        def via_sift(mode: str):  # type: ignore[no-untyped-def]
-            async def send(url: str) -> None:
-                body = {"url": url, "mode": mode}
-                r = await client.post(f"{api}/v1/fetch", json=body, headers=headers)
-                if r.status_code != 200:
-                    raise SystemExit(f"sift answered {r.status_code}: {r.text[:200]}")
+        sends: dict[str, Send] = {"origin direct": direct}
+        for mode in ("raw", "clean"):
+            sends[f"bare proxy {mode}"] = poster(client, f"{bare}/fetch", mode, {})
+            sift = poster(client, f"{api}/v1/fetch", mode, auth)
+            sends[f"sift {mode} uncached"] = sends[f"sift {mode} cached"] = sift
 
-            return send
-
-        first = time.perf_counter()
-        await via_sift("clean")(f"{site}/{pages[0]}?first")
-        print(f"first clean fetch after start: {(time.perf_counter() - first) * 1000:.0f} ms")
-        print(f"{len(pages)} page(s), {args.requests} requests per row")
-        print(f"{'case':<28}{'conc':>5}{'req/s':>10}{'p50 ms':>10}{'ratio':>8}")
-        for run_id, conc in enumerate(args.concurrency):
-            unique = [
-                f"{site}/{pages[i % len(pages)]}?r={run_id}-{i}" for i in range(args.requests)
-            ]
-            base_rps, base_p50 = await run(unique, conc, direct)
-            print(f"{'direct httpx GET':<28}{conc:>5}{base_rps:>10.0f}{base_p50:>10.1f}{1.0:>8.2f}")
-            # raw mode isolates our fetch path (guard, gates, cache, envelope) from extraction.
-            for label, mode in (("raw", "raw"), ("clean", "clean")):
-                for state in ("uncached", "cached"):
-                    rps, p50 = await run(unique, conc, via_sift(mode))
-                    name = f"sift {label} {state}"
-                    print(f"{name:<28}{conc:>5}{rps:>10.0f}{p50:>10.1f}{base_rps / rps:>8.2f}")
+        print(f"{len(pages)} page(s), {args.requests} requests a round, {args.rounds} rounds")
+        print(f"{'case':<22}{'conc':>5}{'req/s':>9}{'p50 ms':>9}{'cpu ms':>9}{'share':>8}")
+        for conc in args.concurrency:
+            figures: dict[str, list[tuple[float, float]]] = defaultdict(list)
+            cpu: dict[str, list[float]] = defaultdict(list)
+            for round_ in range(args.rounds):
+                # Fresh URLs every round: "uncached" never hits, "cached" always does.
+                tag = f"{conc}-{round_}"
+                urls = [f"{site}/{pages[i % len(pages)]}?r={tag}-{i}" for i in range(args.requests)]
+                for label, _ in CASES:
+                    # A cached case asks for exactly what its uncached case just fetched.
+                    case = label.replace(" cached", " uncached").replace(" ", "-")
+                    use = [f"{u}&c={case}" for u in urls]
+                    # CPU per request of the server that answers (its render pool included).
+                    server = pids[label.split()[0]]
+                    before = cpu_seconds(server)
+                    figures[label].append(await run(use, conc, sends[label]))
+                    cpu[label].append((cpu_seconds(server) - before) / len(use) * 1000)
+            rps = {label: statistics.median(r for r, _ in runs) for label, runs in figures.items()}
+            for label, comparator in CASES:
+                p50 = statistics.median(p for _, p in figures[label])
+                ms = statistics.median(cpu[label])
+                share = f"{rps[label] / rps[comparator]:.2f}" if comparator else ""
+                print(f"{label:<22}{conc:>5}{rps[label]:>9.0f}{p50:>9.1f}{ms:>9.2f}{share:>8}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "site"
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        root = tmp / "site"
         root.mkdir()
         pages = site_pages(root)
-        server, site_port = static_site(root)
-        api_port = free_port()
-        config = Path(tmp) / "sift.toml"
-        config.write_text(
-            f"""
-[server]
-port = {api_port}
-[store]
-url = "sqlite:///{tmp}/bench.db"
-[[callers]]
-name = "bench"
-token_sha256 = "{token_hash(TOKEN)}"
-[fetch]
-per_host = 8
-per_caller = 8
-[guard]
-allow_cidrs = ["127.0.0.1/32"]
-allow_ports = [{site_port}]
-"""
-        )
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "sift_cli", "serve", "--config", str(config)],
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "SIFT_CONFIG": ""},
-        )
+        site_port, api_port, bare_port = free_port(), free_port(), free_port()
+        site = f"http://127.0.0.1:{site_port}"
+        api = f"http://127.0.0.1:{api_port}"
+        bare = f"http://127.0.0.1:{bare_port}"
+        config = sift_config(tmp, api_port, site_port)
+        procs = [start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")]
         try:
-            api = f"http://127.0.0.1:{api_port}"
-            for _ in range(200):
-                try:
-                    if httpx.get(f"{api}/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            print(f"start to healthy: {time.perf_counter() - started:.1f} s")
-            asyncio.run(bench(args, api, f"http://127.0.0.1:{site_port}", pages))
+            started = time.perf_counter()
+            serve = ["-m", "sift_cli", "serve", "--config", str(config)]
+            procs.append(start(serve, f"{api}/healthz"))
+            print(f"sift: start to healthy {time.perf_counter() - started:.1f} s")
+            procs.append(start([str(BENCH / "bare_proxy.py"), str(bare_port)], f"{bare}/"))
+            urls = {"origin": site, "sift": api, "bare": bare}
+            pids = dict(zip(("origin", "sift", "bare"), (p.pid for p in procs), strict=True))
+            asyncio.run(bench(args, urls, pids, pages))
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
-            server.shutdown()
+            for proc in procs:
+                proc.send_signal(signal.SIGTERM)
+            for proc in procs:
+                proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

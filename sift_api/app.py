@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sift_api.auth import Unauthorized
@@ -30,6 +30,7 @@ from sift_api.health import healthz
 from sift_api.mcp import McpEndpoint, session_manager
 from sift_api.observe import Observe
 from sift_api.openapi import openapi_json
+from sift_api.responses import JSONResponse
 from sift_fetch.config import Config
 from sift_fetch.errors import FetchError
 from sift_fetch.guard import Resolver

@@ -17,12 +17,12 @@ from typing import Any
 import anyio
 import structlog
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sift_api.auth import authenticate
 from sift_api.body import read_json
 from sift_api.errors import NotFound
+from sift_api.responses import JSONResponse
 from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.errors import BadRequest, Blocked, FetchError

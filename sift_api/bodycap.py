@@ -6,8 +6,9 @@ read up to the cap, refused with 413 the moment it passes it, and replayed to th
 
 from __future__ import annotations
 
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sift_api.responses import JSONResponse
 
 DEFAULT_CAP = 64 * 1024
 BATCH_CAP = 256 * 1024  # seed §10: a constant, not config

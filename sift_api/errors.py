@@ -11,8 +11,8 @@ from __future__ import annotations
 import structlog
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
+from sift_api.responses import JSONResponse
 from sift_fetch.errors import FetchError, Unavailable
 from sift_store.outage import is_outage, outage_reason
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
 from sift_api.auth import authenticate
 from sift_api.body import read_json
 from sift_api.errors import error_response
+from sift_api.responses import JSONResponse
 from sift_fetch.pipeline import fetch_target
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import parse_target

@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sift_api.auth import authenticate
 from sift_api.errors import error_response
 from sift_api.fetch import read_json
+from sift_api.responses import JSONResponse
 from sift_fetch.callers import Caller
 from sift_fetch.digest import digest_answer
 from sift_fetch.errors import BadRequest, Blocked, FetchError, Timeout

@@ -7,8 +7,8 @@ import time
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
+from sift_api.responses import JSONResponse
 from sift_fetch.errors import Unavailable
 from sift_fetch.runtime import Runtime
 from sift_store.health import StoreHealth, check_store

@@ -11,11 +11,11 @@ import typing
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
 from sift_api.batch import MAX_WAIT_SECONDS
 from sift_api.bodycap import BATCH_CAP, DEFAULT_CAP
 from sift_api.firecrawl import CONTENT_FORMATS, IGNORED, METADATA_FORMATS, SUMMARY
+from sift_api.responses import JSONResponse
 from sift_fetch.errors import Hint
 from sift_fetch.target import MAX_PROGRAM_CHARS, MAX_URL_CHARS, MODES
 from sift_store.batch import JobStatus, TargetStatus

@@ -19,8 +19,10 @@ import structlog
 from sift_fetch.config import FetchConfig
 from sift_fetch.errors import Busy
 from sift_fetch.identity import dead_local
+from sift_store.cache import CacheEntry
 from sift_store.engine import Store
 from sift_store.gates import (
+    Cached,
     Full,
     GateLimits,
     acquire_slot,
@@ -53,8 +55,11 @@ class Gates:
         # never renewed meanwhile, so at worst they lapse.
         self._unreleased: set[int] = set()
 
-    async def acquire(self, host: str, caller: str, *, batch: bool) -> int:
-        """A slot for one fetch of HOST by CALLER; Busy, with a true retry_after, if none."""
+    async def acquire(
+        self, host: str, caller: str, *, batch: bool, cache_key: str | None = None
+    ) -> int | Cached:
+        """A slot for one fetch of HOST by CALLER, or the cache's envelope under CACHE_KEY if
+        it has one; Busy, with a true retry_after, if neither."""
         await self._release_unreleased()
         while True:
             got = await self._store.run(
@@ -66,7 +71,10 @@ class Gates:
                 lease_seconds=SLOT_LEASE_SECONDS,
                 now=time.time(),
                 headroom=1 if batch else 0,
+                cache_key=cache_key,
             )
+            if isinstance(got, Cached):
+                return got
             if not isinstance(got, Full):
                 self._held += 1
                 return got
@@ -77,9 +85,12 @@ class Gates:
                     retry_after=retry_after(got, time.time()),
                 )
 
-    async def release(self, slot: int) -> None:
+    async def release(self, slot: int, cache: CacheEntry | None = None) -> None:
+        """Give SLOT back, caching what its fetch got in the same transaction; an outage loses
+        the cache entry, and the slot is released again at the next chance."""
         self._held -= 1
-        if not await best_effort(self._store, "gate.release.unavailable", release_slot, slot):
+        args = (slot, cache)
+        if not await best_effort(self._store, "gate.release.unavailable", release_slot, *args):
             self._unreleased.add(slot)
 
     async def _release_unreleased(self) -> None:
@@ -95,10 +106,12 @@ class Gates:
             if not self._held:
                 continue
             try:
+                now = time.time()
                 await self._store.run(
                     renew_holder,
                     self.holder,
-                    time.time() + SLOT_LEASE_SECONDS,
+                    now,
+                    now + SLOT_LEASE_SECONDS,
                     frozenset(self._unreleased),
                 )
             except Exception as exc:

@@ -73,14 +73,17 @@ class HttpClient:
             cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
         )
 
-    async def fetch(self, url: str, *, timeout: float, max_bytes: int | None = None) -> Fetched:
-        """GET `url`, following redirects, within `timeout` seconds in all.
+    async def fetch(
+        self, url: str | CheckedURL, *, timeout: float, max_bytes: int | None = None
+    ) -> Fetched:
+        """GET `url` (pre-checked here unless it comes checked), following redirects, within
+        `timeout` seconds in all.
 
         Any status comes back as a Fetched; FetchErrors are for what is not an HTTP answer:
         Blocked, Timeout, TooLong, UpstreamFailed, Unsupported (a content encoding we never
         asked for).
         """
-        checked = precheck(url, self._policy)
+        checked = url if isinstance(url, CheckedURL) else precheck(url, self._policy)
         limit = self._config.max_body_bytes if max_bytes is None else max_bytes
         try:
             with anyio.fail_after(timeout):

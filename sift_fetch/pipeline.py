@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+import orjson
+
 from sift_fetch import metrics
 from sift_fetch.callers import Caller
 from sift_fetch.digest import digest_answer
@@ -30,8 +32,9 @@ from sift_fetch.http import Fetched
 from sift_fetch.render import Document, Rendered
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import Target
-from sift_store.cache import cache_get, cache_put
-from sift_store.outage import best_effort, is_outage, outage_reason
+from sift_store.cache import CacheEntry
+from sift_store.gates import Cached
+from sift_store.outage import is_outage, outage_reason
 
 # Statuses worth asking the archive about when `recover` is on.
 RECOVERABLE_STATUSES = frozenset({404, 410, 451}) | frozenset(range(500, 600))
@@ -75,28 +78,26 @@ async def _cached_or_fetched(
     rt: Runtime, caller: Caller, target: Target, checked: CheckedURL, *, batch: bool
 ) -> dict[str, Any]:
     key = cache_key(caller, checked.url, target)
-    hit = await rt.store.run(cache_get, key, time.time())
-    if hit is not None:
-        return {**json.loads(hit), "cached": True}
+    slot = await rt.gates.acquire(checked.host, caller.name, batch=batch, cache_key=key)
+    if isinstance(slot, Cached):
+        return {**orjson.loads(slot.envelope_json), "cached": True}
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
-    slot = await rt.gates.acquire(checked.host, caller.name, batch=batch)
+    entry: CacheEntry | None = None
     try:
         envelope = await _fetch_and_render(rt, target, checked, timeout)
+        entry = CacheEntry(
+            key,
+            caller.cls,
+            orjson.dumps(envelope).decode(),
+            fetch_cfg.cache_ttl,
+            fetch_cfg.cache_max_bytes,
+            time.time(),
+        )
     finally:
-        await rt.gates.release(slot)
-    # The envelope is the caller's whatever happens to the cache.
-    await best_effort(
-        rt.store,
-        "cache.put.unavailable",
-        cache_put,
-        key,
-        caller.cls,
-        json.dumps(envelope),
-        fetch_cfg.cache_ttl,
-        fetch_cfg.cache_max_bytes,
-        time.time(),
-    )
+        # One transaction gives the slot back and caches the envelope; the envelope is the
+        # caller's whatever happens to the cache.
+        await rt.gates.release(slot, entry)
     return envelope
 
 
@@ -115,7 +116,7 @@ async def _fetch_and_render(
     deadline = time.monotonic() + timeout
     recovered_from: str | None = None
     try:
-        fetched = _raise_for_status(await rt.http.fetch(checked.url, timeout=timeout))
+        fetched = _raise_for_status(await rt.http.fetch(checked, timeout=timeout))
     except (Timeout, Upstream4xx, Upstream5xx, UpstreamFailed) as exc:
         if not target.recover or not _recoverable(exc):
             raise

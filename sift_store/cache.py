@@ -9,6 +9,9 @@ evict race-free there as BEGIN IMMEDIATE does on SQLite.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.dialects import postgresql, sqlite
@@ -43,25 +46,63 @@ fetch_cache_total = sa.Table(
 TOUCH_GRANULARITY = 1.0
 _EVICT_BATCH = 64
 
+# The statements every fetch runs, built once: building and keying a statement per call cost
+# SQLAlchemy more than SQLite took to run it (bench/fetch_bench.py).
+_GET = sa.select(fetch_cache.c.envelope, fetch_cache.c.expires_at, fetch_cache.c.last_used).where(
+    fetch_cache.c.key == sa.bindparam("entry_key")
+)
+_TOUCH = (
+    sa.update(fetch_cache)
+    .where(
+        fetch_cache.c.key == sa.bindparam("entry_key"), fetch_cache.c.last_used < sa.bindparam("at")
+    )
+    .values(last_used=sa.bindparam("at"))
+)
+_OLD_SIZE = sa.select(fetch_cache.c.nbytes).where(fetch_cache.c.key == sa.bindparam("entry_key"))
+_LOCK_TOTAL = (
+    sa.select(fetch_cache_total.c.nbytes).where(fetch_cache_total.c.id == 1).with_for_update()
+)
+_SET_TOTAL = (
+    sa.update(fetch_cache_total)
+    .where(fetch_cache_total.c.id == 1)
+    .values(nbytes=sa.bindparam("total"))
+)
+_REPLACED = ("caller_class", "envelope", "nbytes", "created_at", "expires_at", "last_used")
+
+
+def _upsert(insert: Any) -> Any:
+    statement = insert(fetch_cache)
+    return statement.on_conflict_do_update(
+        index_elements=[fetch_cache.c.key],
+        set_={name: statement.excluded[name] for name in _REPLACED},
+    )
+
+
+_UPSERT = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
+
 
 def cache_get(store: Store, key: str, now: float) -> str | None:
     """The envelope JSON stored under KEY, unless missing or expired at NOW."""
     with store.read() as conn:
-        row = conn.execute(
-            sa.select(
-                fetch_cache.c.envelope, fetch_cache.c.expires_at, fetch_cache.c.last_used
-            ).where(fetch_cache.c.key == key)
-        ).first()
+        row = conn.execute(_GET, {"entry_key": key}).first()
     if row is None or row.expires_at <= now:
         return None
     if now - row.last_used >= TOUCH_GRANULARITY:
         with store.write() as conn:
-            conn.execute(
-                sa.update(fetch_cache)
-                .where(fetch_cache.c.key == key, fetch_cache.c.last_used < now)
-                .values(last_used=now)
-            )
+            conn.execute(_TOUCH, {"entry_key": key, "at": now})
     return row.envelope
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One envelope to keep under KEY for TTL seconds from NOW, in a cache of MAX_BYTES."""
+
+    key: str
+    caller_class: str
+    envelope_json: str
+    ttl: float
+    max_bytes: int
+    now: float
 
 
 def cache_put(
@@ -73,35 +114,34 @@ def cache_put(
     max_bytes: int,
     now: float,
 ) -> None:
-    """Store (or replace) KEY for TTL seconds, then evict until the cache fits MAX_BYTES:
-    expired entries first, then least recently used. An envelope bigger than the whole budget
-    is not cached."""
-    nbytes = len(envelope_json.encode())
-    if nbytes > max_bytes:
-        return
+    entry = CacheEntry(key, caller_class, envelope_json, ttl, max_bytes, now)
     with store.write() as conn:
-        total = _lock_total(conn)
-        old = conn.execute(
-            sa.select(fetch_cache.c.nbytes).where(fetch_cache.c.key == key)
-        ).scalar_one_or_none()
-        values = {
-            "caller_class": caller_class,
-            "envelope": envelope_json,
-            "nbytes": nbytes,
-            "created_at": now,
-            "expires_at": now + ttl,
-            "last_used": now,
-        }
-        insert = postgresql.insert if store.dialect == "postgresql" else sqlite.insert
-        conn.execute(
-            insert(fetch_cache)
-            .values(key=key, **values)
-            .on_conflict_do_update(index_elements=[fetch_cache.c.key], set_=values)
-        )
-        total += nbytes - (old or 0)
-        if total > max_bytes:
-            total -= _evict(conn, total - max_bytes, keep=key, now=now)
-        _set_total(conn, total)
+        put_entry(conn, store.dialect, entry)
+
+
+def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
+    """Store (or replace) the entry inside CONN's write transaction, then evict until the cache
+    fits its budget: expired entries first, then least recently used. An envelope bigger than
+    the whole budget is not cached."""
+    nbytes = len(entry.envelope_json.encode())
+    if nbytes > entry.max_bytes:
+        return
+    total = _lock_total(conn)
+    old = conn.execute(_OLD_SIZE, {"entry_key": entry.key}).scalar_one_or_none()
+    row = {
+        "key": entry.key,
+        "caller_class": entry.caller_class,
+        "envelope": entry.envelope_json,
+        "nbytes": nbytes,
+        "created_at": entry.now,
+        "expires_at": entry.now + entry.ttl,
+        "last_used": entry.now,
+    }
+    conn.execute(_UPSERT[dialect], row)
+    total += nbytes - (old or 0)
+    if total > entry.max_bytes:
+        total -= _evict(conn, total - entry.max_bytes, keep=entry.key, now=entry.now)
+    _set_total(conn, total)
 
 
 def cache_purge_expired(store: Store, now: float) -> int:
@@ -127,15 +167,11 @@ def cache_bytes(store: Store) -> int:
 
 def _lock_total(conn: Connection) -> int:
     # FOR UPDATE is dropped by SQLAlchemy on SQLite, where the write transaction is the lock.
-    return conn.execute(
-        sa.select(fetch_cache_total.c.nbytes).where(fetch_cache_total.c.id == 1).with_for_update()
-    ).scalar_one()
+    return conn.execute(_LOCK_TOTAL).scalar_one()
 
 
 def _set_total(conn: Connection, total: int) -> None:
-    conn.execute(
-        sa.update(fetch_cache_total).where(fetch_cache_total.c.id == 1).values(nbytes=total)
-    )
+    conn.execute(_SET_TOTAL, {"total": total})
 
 
 def _evict(conn: Connection, excess: int, *, keep: str, now: float) -> int:

@@ -7,7 +7,11 @@ another process. On PostgreSQL the store's functions take the row or advisory lo
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -18,6 +22,9 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# Threads for store calls from event loops: at least the PostgreSQL pool's connections (10 + 10),
+# so a call waits for a connection, never for a thread.
+STORE_THREADS = 20
 
 T = TypeVar("T")
 
@@ -26,6 +33,13 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
+        self._threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="sift-store")
+        # SQLite has one writer at a time, and a connection that finds the write lock taken
+        # sleeps 1 ms or more before it tries again (its busy handler), even when the lock
+        # frees microseconds later. This process's writers queue here instead and wake at once
+        # (bench/fetch_bench.py: two sleeps a request at 4 concurrent fetches); other processes
+        # still meet the busy handler.
+        self._one_writer = threading.Lock() if self.is_sqlite else contextlib.nullcontext()
 
     @property
     def is_sqlite(self) -> bool:
@@ -33,7 +47,7 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
+        with self._one_writer, self.engine.connect() as conn:
             conn = conn.execution_options(sift_immediate=True)
             with conn.begin():
                 yield conn
@@ -44,11 +58,18 @@ class Store:
             yield conn
 
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """`fn(self, *args, **kwargs)` in a worker thread: store calls block, event loops
-        must not."""
-        return await anyio.to_thread.run_sync(partial(fn, self, *args, **kwargs))
+        """`fn(self, *args, **kwargs)` in one of the store's threads: store calls block, event
+        loops must not. Like anyio's to_thread, a cancelled caller still waits for the call to
+        end, so one task's store calls never overlap; the plain executor costs a fetch's event
+        loop a quarter of what anyio's limiter and queue did (bench/fetch_bench.py)."""
+        call = partial(fn, self, *args, **kwargs)
+        future = asyncio.get_running_loop().run_in_executor(self._threads, call)
+        with anyio.CancelScope(shield=True):
+            result = await future
+        return result
 
     def dispose(self) -> None:
+        self._threads.shutdown(wait=False)
         self.engine.dispose()
 
 

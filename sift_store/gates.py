@@ -1,7 +1,8 @@
 """Fetch gates as leased slots in the store, so every process on every host shares one count.
 
 One row per fetch in flight. A slot holds only while its lease does: a process that dies without
-releasing frees its slots once their leases lapse, because every acquire first deletes lapsed rows.
+releasing frees its slots once their leases lapse, because a lapsed row never counts, is never
+renewed, and is deleted when it could be in the way (a gate that refuses).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
+from sift_store.cache import CacheEntry, cache_get, put_entry
 from sift_store.engine import Store
 from sift_store.meta import metadata
 
@@ -37,6 +39,47 @@ gate_slot = sa.Table(
 # Serialises acquires across processes on PostgreSQL (SQLite has BEGIN IMMEDIATE for that).
 PG_GATE_LOCK_KEY = int.from_bytes(b"sift:gat", "big")
 
+# The statements every fetch runs, built once: building and keying a statement per call cost
+# SQLAlchemy more than SQLite took to run it (bench/fetch_bench.py).
+_PG_LOCK = sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY))
+_DELETE_LAPSED = sa.delete(gate_slot).where(gate_slot.c.lease_until < sa.bindparam("now"))
+_COUNT = sa.select(
+    sa.func.count(),
+    sa.func.count().filter(gate_slot.c.host == sa.bindparam("host")),
+    sa.func.count().filter(gate_slot.c.caller == sa.bindparam("caller")),
+)
+_INSERT = sa.insert(gate_slot).returning(gate_slot.c.id)
+
+
+def _live(*where: Any) -> Any:
+    """How many slots whose lease holds at :now match WHERE (lapsed rows never count)."""
+    lease_holds = gate_slot.c.lease_until >= sa.bindparam("now", type_=sa.Double())
+    return sa.select(sa.func.count()).where(lease_holds, *where).scalar_subquery()
+
+
+_HOST = sa.bindparam("host", type_=sa.Text())
+_CALLER = sa.bindparam("caller", type_=sa.Text())
+# The whole acquire in one statement: insert the slot only where every gate has room.
+_TAKE = (
+    sa.insert(gate_slot)
+    .from_select(
+        ["holder", "host", "caller", "acquired_at", "lease_until"],
+        sa.select(
+            sa.bindparam("holder", type_=sa.Text()),
+            _HOST,
+            _CALLER,
+            sa.bindparam("now", type_=sa.Double()),
+            sa.bindparam("until", type_=sa.Double()),
+        ).where(
+            _live() < sa.bindparam("global_cap", type_=sa.Integer()),
+            _live(gate_slot.c.host == _HOST) < sa.bindparam("host_cap", type_=sa.Integer()),
+            _live(gate_slot.c.caller == _CALLER) < sa.bindparam("caller_cap", type_=sa.Integer()),
+        ),
+    )
+    .returning(gate_slot.c.id)
+)
+_RELEASE = sa.delete(gate_slot).where(gate_slot.c.id == sa.bindparam("slot"))
+
 
 @dataclass(frozen=True)
 class GateLimits:
@@ -53,6 +96,13 @@ class Full:
     slots: list[tuple[str, float]]  # (holder, lease_until)
 
 
+@dataclass(frozen=True)
+class Cached:
+    """An acquire answered from the cache: no slot was taken."""
+
+    envelope_json: str
+
+
 def acquire_slot(
     store: Store,
     *,
@@ -63,49 +113,71 @@ def acquire_slot(
     lease_seconds: float,
     now: float,
     headroom: int = 0,
-) -> int | Full:
+    cache_key: str | None = None,
+) -> int | Full | Cached:
     """Take a slot for one fetch of HOST by CALLER, or say which gate is full.
 
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
-    usable): a batch target passes 1, so it never takes a gate's last free slot."""
+    usable): a batch target passes 1, so it never takes a gate's last free slot. With
+    CACHE_KEY, a live cache entry under it is the answer instead, and no slot is taken: a
+    fetch's whole first step is one call (one trip to a store thread)."""
+    if cache_key is not None:
+        hit = cache_get(store, cache_key, now)
+        if hit is not None:
+            return Cached(hit)
+
+    def cap(limit: int) -> int:
+        return max(1, limit - headroom)
+
     with store.write() as conn:
         _serialise(store, conn)
-        conn.execute(sa.delete(gate_slot).where(gate_slot.c.lease_until < now))
-        total, on_host, by_caller = conn.execute(
-            sa.select(
-                sa.func.count(),
-                sa.func.count().filter(gate_slot.c.host == host),
-                sa.func.count().filter(gate_slot.c.caller == caller),
-            )
-        ).one()
+        taken = conn.execute(
+            _TAKE,
+            {
+                "holder": holder,
+                "host": host,
+                "caller": caller,
+                "now": now,
+                "until": now + lease_seconds,
+                "global_cap": cap(limits.global_),
+                "host_cap": cap(limits.per_host),
+                "caller_cap": cap(limits.per_caller),
+            },
+        ).scalar_one_or_none()
+        if taken is not None:
+            return taken
+        # Refused. Lapsed slots (their holders died) never counted; clear them here, off the
+        # path every fetch takes, and say which gate is full and who holds it.
+        conn.execute(_DELETE_LAPSED, {"now": now})
+        total, on_host, by_caller = conn.execute(_COUNT, {"host": host, "caller": caller}).one()
         gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
             ("global", total, limits.global_, sa.true()),
             ("host", on_host, limits.per_host, gate_slot.c.host == host),
             ("caller", by_caller, limits.per_caller, gate_slot.c.caller == caller),
         ]
         for gate, used, limit, scope in gates:
-            if used >= max(1, limit - headroom):
+            if used >= cap(limit):
                 slots = conn.execute(
                     sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
                 ).all()
                 return Full(gate, [(row.holder, row.lease_until) for row in slots])
-        return conn.execute(
-            sa.insert(gate_slot)
-            .values(
-                holder=holder,
-                host=host,
-                caller=caller,
-                acquired_at=now,
-                lease_until=now + lease_seconds,
-            )
-            .returning(gate_slot.c.id)
-        ).scalar_one()
+        row = {
+            "holder": holder,
+            "host": host,
+            "caller": caller,
+            "acquired_at": now,
+            "lease_until": now + lease_seconds,
+        }
+        return conn.execute(_INSERT, row).scalar_one()
 
 
-def release_slot(store: Store, slot_id: int) -> None:
-    """Give the slot back; a slot that already lapsed and was reaped is fine."""
+def release_slot(store: Store, slot_id: int, cache: CacheEntry | None = None) -> None:
+    """Give the slot back, and cache what its fetch got in the same transaction; a slot that
+    already lapsed and was reaped is fine."""
     with store.write() as conn:
-        conn.execute(sa.delete(gate_slot).where(gate_slot.c.id == slot_id))
+        conn.execute(_RELEASE, {"slot": slot_id})
+        if cache is not None:
+            put_entry(conn, store.dialect, cache)
 
 
 def release_holders(store: Store, holders: Collection[str]) -> int:
@@ -119,12 +191,19 @@ def release_holders(store: Store, holders: Collection[str]) -> int:
         ).rowcount
 
 
-def renew_holder(store: Store, holder: str, lease_until: float, skip: Collection[int] = ()) -> int:
-    """Extend the lease of every slot HOLDER has but those in SKIP; returns how many."""
+def renew_holder(
+    store: Store, holder: str, now: float, lease_until: float, skip: Collection[int] = ()
+) -> int:
+    """Extend the lease of every slot HOLDER has but those in SKIP; returns how many. A slot
+    whose lease lapsed before NOW stays lapsed: others may have taken its place."""
     with store.write() as conn:
         return conn.execute(
             sa.update(gate_slot)
-            .where(gate_slot.c.holder == holder, gate_slot.c.id.not_in(list(skip)))
+            .where(
+                gate_slot.c.holder == holder,
+                gate_slot.c.lease_until >= now,
+                gate_slot.c.id.not_in(list(skip)),
+            )
             .values(lease_until=lease_until)
         ).rowcount
 
@@ -147,4 +226,4 @@ def _serialise(store: Store, conn: Connection) -> None:
     if not store.is_sqlite:
         # Transaction-scoped: released by the commit that makes our insert visible, so the
         # next acquirer's count (a fresh READ COMMITTED snapshot) includes it.
-        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY)))
+        conn.execute(_PG_LOCK)

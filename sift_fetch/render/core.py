@@ -45,7 +45,7 @@ def _body(
     if kind == "pdf":
         return render_pdf(doc, target.pages, budget, want_meta=target.context), None
     if kind == "html":
-        return render_html(doc, decode(doc, sniff_html=True), target.mode)
+        return render_html(doc, decode(doc, sniff_html=True), target.mode, context=target.context)
     text = decode(doc)
     if kind == "json":
         if target.jq:

@@ -16,6 +16,10 @@ Workers start from a forkserver that has already imported the renderers, so repl
 worker takes milliseconds and never forks the (threaded) server process itself. Starting that
 forkserver takes seconds: `start()` pays them when the process starts, not the first render
 (whose event loop pebble would block meanwhile).
+
+Cheap renders skip the pool: a small body in raw HTML, text or JSON without a program runs no
+code of the agent's and costs a few milliseconds at worst (charset detection, JSON
+pretty-printing), less than the pool's round trip.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import pebble
 
 from sift_fetch.errors import BadRequest, Busy, FetchError, Timeout, TooLong, Unsupported
 from sift_fetch.render.core import render
+from sift_fetch.render.decode import classify
 from sift_fetch.render.model import Document, Rendered
 from sift_fetch.target import Target
 
@@ -37,6 +42,9 @@ MEMORY_LIMIT = 1 << 30  # bytes of address space per worker
 _PRELOAD = ["sift_fetch.render.core"]
 # A generous bound on starting the forkserver and the workers (a couple of seconds on 2 cores).
 START_TIMEOUT = 120.0
+# The largest body a cheap render takes in-process: pretty-printing this much JSON, or detecting
+# this much text's charset, costs ~3 ms.
+INLINE_MAX_BYTES = 64 * 1024
 
 
 def _init_worker(memory_limit: int) -> None:
@@ -50,6 +58,19 @@ def _init_worker(memory_limit: int) -> None:
 
 def _ready() -> None:
     """The task `start()` waits for: it runs once a worker is up."""
+
+
+def renders_inline(doc: Document, target: Target) -> bool:
+    """Whether rendering DOC for TARGET is cheap enough to do without the pool."""
+    if len(doc.body) > INLINE_MAX_BYTES or target.context:
+        return False
+    if target.jq or target.grep or target.question:
+        return False
+    try:
+        kind = classify(doc)
+    except FetchError:
+        return False  # the pool's render gives the same refusal
+    return kind in ("text", "json") or (kind == "html" and target.mode == "raw")
 
 
 def _program(target: Target) -> str | None:
@@ -93,6 +114,8 @@ class RenderPool:
             self._pending -= 1
 
     async def render(self, doc: Document, target: Target, max_chars: int) -> Rendered:
+        if renders_inline(doc, target):
+            return render(doc, target, max_chars)
         with self._lock:
             if self._pending >= self._capacity:
                 raise Busy("render pool full", retry_after=1.0)

@@ -55,7 +55,24 @@ def test_full_is_every_visible_line(article) -> None:  # type: ignore[no-untyped
 def test_raw_is_the_decoded_body(article) -> None:  # type: ignore[no-untyped-def]
     out = render(article, Target(ARTICLE_URL, mode="raw"), 1_000_000)
     assert out.content == article.body.decode("utf-8")
-    assert out.title == "Growing Tomatoes on a Balcony"
+    # As sent: the page's own <title>, read without parsing the page.
+    assert out.title == "Growing Tomatoes on a Balcony | The Urban Gardener"
+
+
+@pytest.mark.parametrize(
+    ("html", "title"),
+    [
+        ("<html><head><title> A &amp;\n B </title></head><body>x</body></html>", "A & B"),
+        ("<html><head></head><body><title>late</title></body></html>", None),
+        ("<p>no head at all</p>", None),
+        ("<html><head><title>" + "long " * 100 + "</title></head></html>", ("long " * 60).strip()),
+        # A title past the scanned start of a page is not looked for.
+        ("<html><head><!--" + "x" * 70_000 + "--><title>far</title></head></html>", None),
+    ],
+)
+def test_raw_title_is_the_head_title(html: str, title: str | None) -> None:
+    doc = make_doc(html, "text/html")
+    assert render(doc, Target(doc.url, mode="raw"), 1_000_000).title == title
 
 
 def test_page_without_main_content_falls_back_to_its_text() -> None:

@@ -106,7 +106,7 @@ def test_renew_holder_keeps_its_slots_past_their_first_lease(store: Store) -> No
     limits = GateLimits(global_=2, per_host=2, per_caller=2)
     assert _acquire(store, limits=limits, lease=10, holder="me") is not None
     assert _acquire(store, limits=limits, lease=10, holder="other", host="b") is not None
-    assert renew_holder(store, "me", NOW + 100) == 1
+    assert renew_holder(store, "me", NOW, NOW + 100) == 1
     # At NOW + 50 "other" has lapsed (and is reaped), "me" still holds.
     assert _acquire(store, limits=limits, now=NOW + 50, holder="x", host="c") is not None
     assert _acquire(store, limits=limits, now=NOW + 50, holder="y", host="d") is None
@@ -117,14 +117,13 @@ def test_renew_holder_skips_the_slots_it_is_told_to(store: Store) -> None:
     kept = _acquire(store, lease=10, holder="me")
     unreleased = _acquire(store, lease=10, holder="me")
     assert kept is not None and unreleased is not None
-    assert renew_holder(store, "me", NOW + 100, skip={unreleased}) == 1
+    assert renew_holder(store, "me", NOW, NOW + 100, skip={unreleased}) == 1
     assert live_slots(store, NOW + 50) == 1
 
 
 def test_renew_after_the_slots_were_reaped_finds_none(store: Store) -> None:
     assert _acquire(store, lease=10, holder="me") is not None
-    assert _acquire(store, now=NOW + 20) is not None  # reaps the lapsed slot
-    assert renew_holder(store, "me", NOW + 100) == 0
+    assert renew_holder(store, "me", NOW + 20, NOW + 100) == 0
 
 
 def test_release_holders_frees_all_of_their_slots(store: Store) -> None:
