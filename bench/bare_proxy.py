@@ -1,17 +1,15 @@
 """The comparator for bench/fetch_bench.py: what a fetch costs with nothing of Sift's around it.
 
-A bare Starlette app under uvicorn (the same server settings as `sift serve`) that takes the same
-`POST {"url", "mode"}` body as `/v1/fetch`, GETs the URL with one shared `httpx.AsyncClient`
-and answers `{"content"}`: the body as text in `raw` mode, or the same extraction Sift does in
-`clean` mode, through the same kind of pool (a RenderPool of the same size). No guard, gates,
-cache, auth, logs or metrics.
+A bare Starlette app under uvicorn (the same server settings as `sift serve`): `GET
+/fetch?url=U&mode=M` GETs U with one shared `httpx.AsyncClient` and answers with the body as it
+came (`raw`), or with the text of the same extraction Sift does (`clean`), through the same kind
+of pool (a RenderPool of the same size). No JSON, guard, gates, cache, auth, logs or metrics.
 
     python bench/bare_proxy.py PORT
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +18,7 @@ import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from sift_fetch.config import FetchConfig
@@ -43,18 +41,17 @@ def create_app() -> Starlette:
             finally:
                 pool.close()
 
-    async def fetch(request: Request) -> JSONResponse:
-        body = json.loads(await request.body())
-        response = await request.app.state.client.get(body["url"])
-        if body.get("mode") == "raw":
-            return JSONResponse({"content": response.text})
+    async def fetch(request: Request) -> Response:
+        url = request.query_params["url"]
+        response = await request.app.state.client.get(url)
+        if request.query_params.get("mode") == "raw":
+            kind = response.headers.get("content-type")
+            return Response(response.content, media_type=kind)
         doc = Document(str(response.url), "text/html", response.charset_encoding, response.content)
-        rendered = await request.app.state.pool.render(
-            doc, Target(body["url"]), defaults.max_content_chars
-        )
-        return JSONResponse({"content": rendered.content})
+        rendered = await request.app.state.pool.render(doc, Target(url), defaults.max_content_chars)
+        return PlainTextResponse(rendered.content)
 
-    return Starlette(routes=[Route("/fetch", fetch, methods=["POST"])], lifespan=lifespan)
+    return Starlette(routes=[Route("/fetch", fetch)], lifespan=lifespan)
 
 
 if __name__ == "__main__":

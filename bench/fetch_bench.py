@@ -139,8 +139,21 @@ async def run(urls: list[str], concurrency: int, send: Send) -> tuple[float, flo
 
 
 def poster(client: httpx.AsyncClient, endpoint: str, mode: str, headers: dict[str, str]) -> Send:
+    """`/v1/fetch` for URL in MODE."""
+
     async def send(url: str) -> None:
         r = await client.post(endpoint, json={"url": url, "mode": mode}, headers=headers)
+        if r.status_code != 200:
+            raise SystemExit(f"{endpoint} answered {r.status_code}: {r.text[:200]}")
+
+    return send
+
+
+def proxied(client: httpx.AsyncClient, endpoint: str, mode: str) -> Send:
+    """The bare proxy for URL in MODE."""
+
+    async def send(url: str) -> None:
+        r = await client.get(endpoint, params={"url": url, "mode": mode})
         if r.status_code != 200:
             raise SystemExit(f"{endpoint} answered {r.status_code}: {r.text[:200]}")
 
@@ -172,7 +185,7 @@ async def bench(
 
         sends: dict[str, Send] = {"origin direct": direct}
         for mode in ("raw", "clean"):
-            sends[f"bare proxy {mode}"] = poster(client, f"{bare}/fetch", mode, {})
+            sends[f"bare proxy {mode}"] = proxied(client, f"{bare}/fetch", mode)
             sift = poster(client, f"{api}/v1/fetch", mode, auth)
             sends[f"sift {mode} uncached"] = sends[f"sift {mode} cached"] = sift
 
@@ -184,11 +197,13 @@ async def bench(
             for round_ in range(args.rounds):
                 # Fresh URLs every round: "uncached" never hits, "cached" always does.
                 tag = f"{conc}-{round_}"
-                urls = [f"{site}/{pages[i % len(pages)]}?r={tag}-{i}" for i in range(args.requests)]
+                targets = [
+                    f"{site}/{pages[i % len(pages)]}?r={tag}-{i}" for i in range(args.requests)
+                ]
                 for label, _ in CASES:
                     # A cached case asks for exactly what its uncached case just fetched.
                     case = label.replace(" cached", " uncached").replace(" ", "-")
-                    use = [f"{u}&c={case}" for u in urls]
+                    use = [f"{u}&c={case}" for u in targets]
                     # CPU per request of the server that answers (its render pool included).
                     server = pids[label.split()[0]]
                     before = cpu_seconds(server)
