@@ -10,6 +10,7 @@ and latency of the rounds, and Sift's throughput as a share of the bare proxy's 
 goals: raw uncached >= 0.8, cached >= 0.95, clean uncached >= 0.9).
 
     .venv/bin/python bench/fetch_bench.py [--requests 300] [--rounds 3] [--concurrency 1,8]
+        [--store postgresql://postgres@127.0.0.1:5432/test]
 """
 
 from __future__ import annotations
@@ -60,14 +61,14 @@ def site_pages(root: Path) -> list[str]:
     return pages
 
 
-def sift_config(tmp: Path, api_port: int, site_port: int) -> Path:
+def sift_config(tmp: Path, api_port: int, site_port: int, store: str | None = None) -> Path:
     config = tmp / "sift.toml"
     config.write_text(
         f"""
 [server]
 port = {api_port}
 [store]
-url = "sqlite:///{tmp}/bench.db"
+url = "{store or f"sqlite:///{tmp}/bench.db"}"
 [[callers]]
 name = "bench"
 token_sha256 = "{token_hash(TOKEN)}"
@@ -221,6 +222,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     parser.add_argument(
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
     )
@@ -234,7 +236,7 @@ def main() -> None:
         site = f"http://127.0.0.1:{site_port}"
         api = f"http://127.0.0.1:{api_port}"
         bare = f"http://127.0.0.1:{bare_port}"
-        config = sift_config(tmp, api_port, site_port)
+        config = sift_config(tmp, api_port, site_port, args.store)
         procs = [start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")]
         try:
             started = time.perf_counter()
