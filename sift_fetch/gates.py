@@ -19,10 +19,9 @@ import structlog
 from sift_fetch.config import FetchConfig
 from sift_fetch.errors import Busy
 from sift_fetch.identity import dead_local
-from sift_store.cache import CacheEntry
+from sift_store.cache import CacheEntry, CacheHit
 from sift_store.engine import Store
 from sift_store.gates import (
-    Cached,
     Full,
     GateLimits,
     acquire_slot,
@@ -57,7 +56,7 @@ class Gates:
 
     async def acquire(
         self, host: str, caller: str, *, batch: bool, cache_key: str | None = None
-    ) -> int | Cached:
+    ) -> int | CacheHit:
         """A slot for one fetch of HOST by CALLER, or the cache's envelope under CACHE_KEY if
         it has one; Busy, with a true retry_after, if neither."""
         await self._release_unreleased()
@@ -73,7 +72,7 @@ class Gates:
                 headroom=1 if batch else 0,
                 cache_key=cache_key,
             )
-            if isinstance(got, Cached):
+            if isinstance(got, CacheHit):
                 return got
             if not isinstance(got, Full):
                 self._held += 1

@@ -32,8 +32,7 @@ from sift_fetch.http import Fetched
 from sift_fetch.render import Document, Rendered
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import Target
-from sift_store.cache import CacheEntry
-from sift_store.gates import Cached
+from sift_store.cache import CacheEntry, CacheHit
 from sift_store.outage import is_outage, outage_reason
 
 # Statuses worth asking the archive about when `recover` is on.
@@ -78,8 +77,12 @@ async def _cached_or_fetched(
     rt: Runtime, caller: Caller, target: Target, checked: CheckedURL, *, batch: bool
 ) -> dict[str, Any]:
     key = cache_key(caller, checked.url, target)
+    recent = rt.recent.get(key, time.time())
+    if recent is not None:
+        return {**orjson.loads(recent), "cached": True}
     slot = await rt.gates.acquire(checked.host, caller.name, batch=batch, cache_key=key)
-    if isinstance(slot, Cached):
+    if isinstance(slot, CacheHit):
+        rt.recent.put(key, slot.envelope_json, slot.expires_at)
         return {**orjson.loads(slot.envelope_json), "cached": True}
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
@@ -98,6 +101,7 @@ async def _cached_or_fetched(
         # One transaction gives the slot back and caches the envelope; the envelope is the
         # caller's whatever happens to the cache.
         await rt.gates.release(slot, entry)
+    rt.recent.put(key, entry.envelope_json, entry.now + entry.ttl)
     return envelope
 
 

@@ -12,6 +12,7 @@ from sift_fetch.gates import Gates
 from sift_fetch.guard import Policy, Resolver
 from sift_fetch.http import Connector, HttpClient
 from sift_fetch.identity import process_name
+from sift_fetch.recent import RECENT_MAX_BYTES, Recent
 from sift_fetch.render import RenderPool
 from sift_store.engine import Store, open_store
 from sift_store.migrate import migrate
@@ -26,6 +27,7 @@ class Runtime:
     policy: Policy
     callers: CallerTable
     gates: Gates
+    recent: Recent
     # For the operator's own LLM endpoint only: configured, trusted, so not behind the guard.
     digest_client: httpx.AsyncClient
 
@@ -55,6 +57,7 @@ class Runtime:
             policy=policy,
             callers=CallerTable(config.callers),
             gates=gates,
+            recent=Recent(min(RECENT_MAX_BYTES, fetch.cache_max_bytes)),
             digest_client=httpx.AsyncClient(trust_env=False, timeout=config.digest.timeout),
         )
 

@@ -81,8 +81,15 @@ def _upsert(insert: Any) -> Any:
 _UPSERT = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
 
 
-def cache_get(store: Store, key: str, now: float) -> str | None:
-    """The envelope JSON stored under KEY, unless missing or expired at NOW."""
+@dataclass(frozen=True)
+class CacheHit:
+    envelope_json: str
+    expires_at: float
+
+
+def cache_get(store: Store, key: str, now: float) -> CacheHit | None:
+    """The envelope JSON stored under KEY and when it expires, unless missing or expired at
+    NOW."""
     with store.read() as conn:
         row = conn.execute(_GET, {"entry_key": key}).first()
     if row is None or row.expires_at <= now:
@@ -90,7 +97,7 @@ def cache_get(store: Store, key: str, now: float) -> str | None:
     if now - row.last_used >= TOUCH_GRANULARITY:
         with store.write() as conn:
             conn.execute(_TOUCH, {"entry_key": key, "at": now})
-    return row.envelope
+    return CacheHit(row.envelope, row.expires_at)
 
 
 @dataclass(frozen=True)

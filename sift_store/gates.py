@@ -14,7 +14,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from sift_store.cache import CacheEntry, cache_get, put_entry
+from sift_store.cache import CacheEntry, CacheHit, cache_get, put_entry
 from sift_store.engine import Store
 from sift_store.meta import metadata
 
@@ -96,13 +96,6 @@ class Full:
     slots: list[tuple[str, float]]  # (holder, lease_until)
 
 
-@dataclass(frozen=True)
-class Cached:
-    """An acquire answered from the cache: no slot was taken."""
-
-    envelope_json: str
-
-
 def acquire_slot(
     store: Store,
     *,
@@ -114,7 +107,7 @@ def acquire_slot(
     now: float,
     headroom: int = 0,
     cache_key: str | None = None,
-) -> int | Full | Cached:
+) -> int | Full | CacheHit:
     """Take a slot for one fetch of HOST by CALLER, or say which gate is full.
 
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
@@ -124,7 +117,7 @@ def acquire_slot(
     if cache_key is not None:
         hit = cache_get(store, cache_key, now)
         if hit is not None:
-            return Cached(hit)
+            return hit
 
     def cap(limit: int) -> int:
         return max(1, limit - headroom)

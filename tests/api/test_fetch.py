@@ -6,8 +6,10 @@ import json
 import multiprocessing
 import time
 
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from sift_store.cache import fetch_cache
 from sift_store.gates import GateLimits, acquire_slot
 from tests.api.conftest import MakeClient
 from tests.support.config import auth
@@ -43,6 +45,27 @@ def test_second_fetch_is_cached_and_not_refetched(client: TestClient, site: Loca
     # Other options are another cache entry.
     post(client, {"url": site.url("/article"), "mode": "full"})
     assert site.count("/article") == 2
+
+
+def test_another_process_finds_the_entry_in_the_shared_cache(
+    make_client: MakeClient, site: LocalSite
+) -> None:
+    first = post(make_client(), {"url": site.url("/article")}).json()
+    # A second app on the same store: nothing in its memory, the entry in the store.
+    second = post(make_client(), {"url": site.url("/article")}).json()
+    assert first["cached"] is False and second["cached"] is True
+    assert second["content"] == first["content"]
+    assert site.count("/article") == 1
+
+
+def test_a_repeated_fetch_is_answered_from_memory(client: TestClient, site: LocalSite) -> None:
+    first = post(client, {"url": site.url("/article")}).json()
+    store = client.app.state.runtime.store  # type: ignore[attr-defined]
+    with store.write() as conn:
+        conn.execute(sa.delete(fetch_cache))
+    second = post(client, {"url": site.url("/article")}).json()
+    assert second["cached"] is True and second["content"] == first["content"]
+    assert site.count("/article") == 1
 
 
 def test_redirect_is_followed_and_reported(client: TestClient, site: LocalSite) -> None:

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import sqlalchemy as sa
 
 from sift_store.cache import (
+    CacheHit,
     cache_bytes,
     cache_get,
     cache_purge_expired,
@@ -26,6 +27,10 @@ def _env(tag: str, size: int = 100) -> str:
     return head + "x" * (size - len(head) - 2) + '"}'
 
 
+def _json(hit: CacheHit | None) -> str | None:
+    return None if hit is None else hit.envelope_json
+
+
 def _keys(store: Store) -> set[str]:
     with store.read() as conn:
         return set(conn.execute(sa.select(fetch_cache.c.key)).scalars())
@@ -41,7 +46,8 @@ def _row_bytes(store: Store) -> int:
 def test_round_trip(store: Store) -> None:
     env = '{"success": true, "content": "h\\u00e9llo \u00e9t\u00e9"}'
     cache_put(store, "k1", "standard", env, 60, BIG, T0)
-    assert cache_get(store, "k1", T0 + 1) == env
+    hit = cache_get(store, "k1", T0 + 1)
+    assert hit is not None and hit.envelope_json == env and hit.expires_at == T0 + 60
     assert cache_get(store, "missing", T0 + 1) is None
     assert cache_bytes(store) == len(env.encode())  # bytes, not characters
 
@@ -55,7 +61,7 @@ def test_entry_expires_after_its_ttl(store: Store) -> None:
 def test_put_replaces_the_entry_and_its_size(store: Store) -> None:
     cache_put(store, "k", "standard", _env("old", 300), 60, BIG, T0)
     cache_put(store, "k", "standard", _env("new", 120), 60, BIG, T0 + 100)
-    assert cache_get(store, "k", T0 + 101) == _env("new", 120)  # and a fresh TTL
+    assert _json(cache_get(store, "k", T0 + 101)) == _env("new", 120)  # and a fresh TTL
     assert cache_bytes(store) == 120 == _row_bytes(store)
 
 
@@ -63,8 +69,8 @@ def test_caller_classes_are_separate_entries(store: Store) -> None:
     # The fetch package folds the caller class into the key; the store keeps keys apart.
     cache_put(store, "std:url", "standard", _env("std"), 60, BIG, T0)
     cache_put(store, "res:url", "restricted", _env("res"), 60, BIG, T0)
-    assert cache_get(store, "std:url", T0) == _env("std")
-    assert cache_get(store, "res:url", T0) == _env("res")
+    assert _json(cache_get(store, "std:url", T0)) == _env("std")
+    assert _json(cache_get(store, "res:url", T0)) == _env("res")
     with store.read() as conn:
         classes = dict(conn.execute(sa.select(fetch_cache.c.key, fetch_cache.c.caller_class)).all())
     assert classes == {"std:url": "standard", "res:url": "restricted"}
