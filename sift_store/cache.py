@@ -89,14 +89,18 @@ class CacheHit:
 
 def cache_get(store: Store, key: str, now: float) -> CacheHit | None:
     """The envelope JSON stored under KEY and when it expires, unless missing or expired at
-    NOW."""
-    with store.read() as conn:
-        row = conn.execute(_GET, {"entry_key": key}).first()
+    NOW (a fetch asks `acquire_slot`, which looks in the same transaction as it takes a slot)."""
+    with store.write() as conn:
+        return get_entry(conn, key, now)
+
+
+def get_entry(conn: Connection, key: str, now: float) -> CacheHit | None:
+    """`cache_get` inside CONN's write transaction; a hit marks the entry used."""
+    row = conn.execute(_GET, {"entry_key": key}).first()
     if row is None or row.expires_at <= now:
         return None
     if now - row.last_used >= TOUCH_GRANULARITY:
-        with store.write() as conn:
-            conn.execute(_TOUCH, {"entry_key": key, "at": now})
+        conn.execute(_TOUCH, {"entry_key": key, "at": now})
     return CacheHit(row.envelope, row.expires_at)
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from sift_store.cache import CacheEntry, CacheHit, cache_get, put_entry
+from sift_store.cache import CacheEntry, CacheHit, get_entry, put_entry
 from sift_store.engine import Store
 from sift_store.meta import metadata
 
@@ -113,16 +113,16 @@ def acquire_slot(
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
     usable): a batch target passes 1, so it never takes a gate's last free slot. With
     CACHE_KEY, a live cache entry under it is the answer instead, and no slot is taken: a
-    fetch's whole first step is one call (one trip to a store thread)."""
-    if cache_key is not None:
-        hit = cache_get(store, cache_key, now)
-        if hit is not None:
-            return hit
+    fetch's whole first step is one transaction."""
 
     def cap(limit: int) -> int:
         return max(1, limit - headroom)
 
     with store.write() as conn:
+        if cache_key is not None:
+            hit = get_entry(conn, cache_key, now)
+            if hit is not None:
+                return hit
         _serialise(store, conn)
         taken = conn.execute(
             _TAKE,
