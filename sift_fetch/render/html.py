@@ -233,12 +233,30 @@ def _block_markdown(block: etree._Element) -> str:
     return text
 
 
-def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
-    """trafilatura's main content as Markdown, "" when it finds none."""
+def _words_of(text: str) -> list[str]:
+    return [word.lower() for word in _WORD.findall(text)]
+
+
+def _is_title(block: etree._Element, title: str | None) -> bool:
+    """A heading that repeats the page's title (which the response carries on its own)."""
+    if block.tag != "head" or not title:
+        return False
+    heading, words = _words_of("".join(block.itertext())), _words_of(title)
+    return bool(heading) and any(
+        words[i : i + len(heading)] == heading for i in range(len(words) - len(heading) + 1)
+    )
+
+
+def _extract(tree: HtmlElement, url: str, title: str | None = None, **options: Any) -> str:
+    """trafilatura's main content as Markdown, "" when it finds none; a leading heading that
+    repeats `title` is left out."""
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return ""
-    blocks = [_block_markdown(block) for block in list(document.body)]
+    elements = list(document.body)
+    if elements and _is_title(elements[0], title):
+        elements = elements[1:]
+    blocks = [_block_markdown(block) for block in elements]
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
     markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
     return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip())
@@ -248,7 +266,9 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
+def clean_markdown(
+    tree: HtmlElement, url: str, *, title: str | None = None, thorough: bool = True
+) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
@@ -257,11 +277,11 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     (a very large page): one extraction, without trafilatura's fallbacks.
     """
     if not thorough:
-        return _extract(tree, url, fast=True) or None
-    precise = _extract(tree, url)
+        return _extract(tree, url, title, fast=True) or None
+    precise = _extract(tree, url, title)
     if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
         return precise or None
-    balanced = _extract(tree, url, favor_precision=False)
+    balanced = _extract(tree, url, title, favor_precision=False)
     if _words(precise) < BALANCED_WINS * _words(balanced):
         return balanced
     return precise or None
@@ -275,7 +295,9 @@ def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]
         return Body(text=text, title=title, meta={"outline": dom_outline(tree)}), tree
     elements = element_count(tree) if mode == "clean" else 0
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
-        markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
+        markdown = clean_markdown(
+            tree, doc.url, title=title, thorough=elements <= THOROUGH_MAX_ELEMENTS
+        )
         if markdown:
             return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
         # No main content found (a link hub, a tiny page): all the text beats nothing.
