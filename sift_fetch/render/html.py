@@ -266,6 +266,18 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+def _drop_anchor_icons(tree: HtmlElement) -> None:
+    """Take out in-page links with no text nor image: a heading's permalink icon
+    (`<a href="#section">`), an empty `<a name>`. trafilatura counts them as links when it measures link density, finds
+    no link text, and drops the heading or short paragraph that holds one. They show nothing
+    and lead nowhere off the page, so context's links do not list them either."""
+    for anchor in list(tree.iter("a")):
+        href = (anchor.get("href") or "").strip()
+        empty = not anchor.text_content().strip() and anchor.find(".//img") is None
+        if empty and (not href or href.startswith("#")):
+            anchor.drop_tree()  # keeps the tail text
+
+
 def clean_markdown(
     tree: HtmlElement, url: str, *, title: str | None = None, thorough: bool = True
 ) -> str | None:
@@ -276,6 +288,7 @@ def clean_markdown(
     opinion, and wins when precision kept under BALANCED_WINS of what it found. Not `thorough`
     (a very large page): one extraction, without trafilatura's fallbacks.
     """
+    _drop_anchor_icons(tree)
     if not thorough:
         return _extract(tree, url, title, fast=True) or None
     precise = _extract(tree, url, title)
