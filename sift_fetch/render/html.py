@@ -233,30 +233,12 @@ def _block_markdown(block: etree._Element) -> str:
     return text
 
 
-def _words_of(text: str) -> list[str]:
-    return [word.lower() for word in _WORD.findall(text)]
-
-
-def _is_title(block: etree._Element, title: str | None) -> bool:
-    """A heading that repeats the page's title (which the response carries on its own)."""
-    if block.tag != "head" or not title:
-        return False
-    heading, words = _words_of("".join(block.itertext())), _words_of(title)
-    return bool(heading) and any(
-        words[i : i + len(heading)] == heading for i in range(len(words) - len(heading) + 1)
-    )
-
-
-def _extract(tree: HtmlElement, url: str, title: str | None = None, **options: Any) -> str:
-    """trafilatura's main content as Markdown, "" when it finds none; a leading heading that
-    repeats `title` is left out."""
+def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
+    """trafilatura's main content as Markdown, "" when it finds none."""
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return ""
-    elements = list(document.body)
-    if elements and _is_title(elements[0], title):
-        elements = elements[1:]
-    blocks = [_block_markdown(block) for block in elements]
+    blocks = [_block_markdown(block) for block in list(document.body)]
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
     markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
     return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip())
@@ -267,10 +249,13 @@ def _words(text: str) -> int:
 
 
 def _drop_anchor_icons(tree: HtmlElement) -> None:
-    """Take out in-page links with no text nor image: a heading's permalink icon
-    (`<a href="#section">`), an empty `<a name>`. trafilatura counts them as links when it measures link density, finds
-    no link text, and drops the heading or short paragraph that holds one. They show nothing
-    and lead nowhere off the page, so context's links do not list them either."""
+    """Take out in-page links with neither text nor image: a heading's permalink icon
+    (`<a href="#section">`), an empty `<a name>`.
+
+    trafilatura counts them when it measures link density, finds no link text, and drops the
+    heading or short paragraph that holds one. They show nothing and lead nowhere off the page
+    (context's links skip them too).
+    """
     for anchor in list(tree.iter("a")):
         href = (anchor.get("href") or "").strip()
         empty = not anchor.text_content().strip() and anchor.find(".//img") is None
@@ -278,9 +263,7 @@ def _drop_anchor_icons(tree: HtmlElement) -> None:
             anchor.drop_tree()  # keeps the tail text
 
 
-def clean_markdown(
-    tree: HtmlElement, url: str, *, title: str | None = None, thorough: bool = True
-) -> str | None:
+def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
@@ -290,11 +273,11 @@ def clean_markdown(
     """
     _drop_anchor_icons(tree)
     if not thorough:
-        return _extract(tree, url, title, fast=True) or None
-    precise = _extract(tree, url, title)
+        return _extract(tree, url, fast=True) or None
+    precise = _extract(tree, url)
     if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
         return precise or None
-    balanced = _extract(tree, url, title, favor_precision=False)
+    balanced = _extract(tree, url, favor_precision=False)
     if _words(precise) < BALANCED_WINS * _words(balanced):
         return balanced
     return precise or None
@@ -308,9 +291,7 @@ def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]
         return Body(text=text, title=title, meta={"outline": dom_outline(tree)}), tree
     elements = element_count(tree) if mode == "clean" else 0
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
-        markdown = clean_markdown(
-            tree, doc.url, title=title, thorough=elements <= THOROUGH_MAX_ELEMENTS
-        )
+        markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
         if markdown:
             return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
         # No main content found (a link hub, a tiny page): all the text beats nothing.
