@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sift_fetch.errors import BadRequest, Unsupported
@@ -211,3 +213,73 @@ def test_clean_keeps_quotes_code_languages_and_plain_headings() -> None:
     text = "\n".join(lines)
     for boilerplate in ("Home", "Staff photographer", "Copyright 2024"):
         assert boilerplate not in text
+
+
+NEWS_PARAGRAPHS = [
+    "The city council voted on Tuesday to turn the old tram depot into a covered market, ending"
+    " a dispute that had kept the building empty for eleven years.",
+    "Traders will move in next spring. The council expects about forty stalls, most of them for"
+    " farmers from the surrounding villages who now sell from vans on the square.",
+    "Residents had asked for a library instead. The mayor said the upper floor could still house"
+    " one once the roof is repaired, which the budget allows for in two years.",
+    "Opposition members criticised the cost of the renovation but voted in favour after the"
+    " council agreed to publish the contracts for the building work in full.",
+]
+
+
+def test_clean_drops_the_news_page_furniture_around_the_article() -> None:
+    body = "".join(f"<p>{text}</p>" for text in NEWS_PARAGRAPHS)
+    page = f"""<html><head><title>Depot becomes a market</title></head><body>
+    <header><nav><a href="/">News</a> <a href="/sport">Sport</a></nav></header>
+    <main><article>
+    <h1>Old tram depot to become a covered market</h1>
+    <div class="byline">By Jane Reporter, City Desk</div>
+    <div class="share"><a href="https://facebook.com/share">Share on Facebook</a>
+    <a href="https://twitter.com/share">Tweet this story</a></div>
+    <figure><img src="/depot.jpg" alt=""><figcaption>The depot in 1952. Photo: City archive
+    </figcaption></figure>
+    {body}
+    <aside class="newsletter"><h3>Get the morning briefing</h3>
+    <p>Sign up for our newsletter and never miss a story.</p>
+    <form><input type="email"><button>Subscribe</button></form></aside>
+    </article>
+    <section class="related"><h2>Related stories</h2><ul>
+    <li><a href="/a">Tram museum finds a new home in the harbour</a></li>
+    <li><a href="/b">Farmers' market moves to the square for the summer</a></li>
+    <li><a href="/c">Council approves budget for roof repairs on public buildings</a></li>
+    </ul></section>
+    <section id="comments"><h2>3 comments</h2>
+    <div class="comment"><p>Finally! This should have happened years ago, well done.</p></div>
+    </section></main>
+    <footer>Copyright 2024 City News</footer></body></html>"""
+    doc = make_doc(page, "text/html", "https://news.example.com/city/depot-market")
+    text = render(doc, Target(doc.url), 20_000).content
+    for paragraph in NEWS_PARAGRAPHS:
+        assert paragraph in text
+    for furniture in (
+        "Jane Reporter",
+        "Share on Facebook",
+        "Tweet this story",
+        "City archive",
+        "Sign up for our newsletter",
+        "Related stories",
+        "Tram museum finds a new home",
+        "should have happened years ago",
+        "Copyright 2024",
+    ):
+        assert furniture not in text
+
+
+def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
+    # The saved interview puts an empty <a href="#id"> in each question's heading; trafilatura's
+    # link-density test dropped those headings as links without text.
+    page = Path(__file__).parents[2] / "bench" / "pages" / "github.blog.spiceland.html"
+    url = "https://github.blog/2019-03-29-leader-spotlight-erin-spiceland/"
+    doc = make_doc(page.read_text("utf-8"), "text/html", url)
+    lines = render(doc, Target(url), 60_000).content.split("\n")
+    for question in (
+        "What was your first job in tech like?",
+        "What does leadership mean to you in your current role?",
+        "What are you looking forward to next?",
+    ):
+        assert f"## {question}" in lines
