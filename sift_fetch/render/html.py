@@ -26,7 +26,11 @@ from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.text import markdown_headings
 
 EXTRACT_OPTIONS: dict[str, Any] = {
-    "output_format": "markdown",
+    # Markdown is written here from trafilatura's element tree (_block_markdown). Asking it for
+    # plain text keeps bold and italics out of that tree, and in precision mode they change what
+    # it keeps: with them, a bold "More information:" or "Citation:" line survives the article's
+    # end (bench/article_quality.py: F1 0.961 -> 0.964; tuning corpus 0.920 -> 0.921).
+    "output_format": "txt",
     "include_links": False,  # link targets cost the agent tokens; context lists them instead
     "include_images": False,
     "include_tables": True,
@@ -122,7 +126,6 @@ _WORD = re.compile(r"\w+")
 SECOND_OPINION_SHARE = 0.2
 BALANCED_WINS = 0.3
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
-_EMPHASISED_HEADING = re.compile(r"^(#{1,6} )(\*{1,2})(.+)\2$")
 
 
 def parse(text: str) -> HtmlElement:
@@ -228,8 +231,6 @@ def _block_markdown(block: etree._Element) -> str:
         if language:
             fence, rest = text.split("\n", 1) if "\n" in text else (text, "")
             return f"{fence}{language}\n{rest}"
-    if block.tag == "head":
-        return _EMPHASISED_HEADING.sub(r"\1\3", text)  # a bold heading is just a heading
     return text
 
 
