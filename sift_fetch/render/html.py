@@ -125,6 +125,8 @@ _WORD = re.compile(r"\w+")
 # at the same precision.
 SECOND_OPINION_SHARE = 0.2
 BALANCED_WINS = 0.3
+# What highlighters write for "no language": a fence labelled so tells the reader nothing.
+_NO_LANGUAGE = frozenset({"text", "txt", "plain", "plaintext", "none", "nohighlight"})
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
 
 
@@ -210,12 +212,11 @@ def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
 def _code_language(code: etree._Element) -> str | None:
     """The language a code block declares: `class="language-python"` and its usual spellings."""
     for el in code.iter():
-        declared = el.get("data-lang") or el.get("data-language")
-        if declared:
-            return declared.strip().lower() or None
         match = _CODE_LANGUAGE.search(el.get("class") or "")
-        if match:
-            return match.group(1).lower()
+        declared = el.get("data-lang") or el.get("data-language") or (match and match.group(1))
+        if declared:
+            language = declared.strip().lower()
+            return language if language and language not in _NO_LANGUAGE else None
     return None
 
 

@@ -283,3 +283,14 @@ def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
         "What are you looking forward to next?",
     ):
         assert f"## {question}" in lines
+
+
+def test_code_declared_as_plain_text_gets_a_bare_fence() -> None:
+    intro = "The build prints the pinned versions of every dependency it installed. " * 4
+    page = f"""<html><head><title>Pins</title></head><body><article><h1>Pinning</h1>
+    <p>{intro}</p><pre><code class="language-text">flask==1.0.3
+click==7.0</code></pre><p>{intro}</p></article></body></html>"""
+    doc = make_doc(page, "text/html")
+    lines = render(doc, Target(doc.url), 10_000).content.split("\n")
+    fence = lines.index("```")
+    assert lines[fence + 1 : fence + 4] == ["flask==1.0.3", "click==7.0", "```"]
