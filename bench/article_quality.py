@@ -47,9 +47,23 @@ KINDS = [
     ("comment", re.compile(r"\b(comments?|repl(y|ies)|says:|thoughts on)\b", re.I)),
     ("newsletter", re.compile(r"\b(newsletter|subscribe|sign up|inbox|mailing list)\b", re.I)),
     ("share", re.compile(r"\b(share|tweet|facebook|twitter|linkedin|whatsapp|email this)\b", re.I)),
-    ("related", re.compile(r"\b(related|read (more|next|also)|see also|more (from|stories)|recommend|trending|popular|you might)\b", re.I)),  # noqa: E501
-    ("caption", re.compile(r"\b(photo(graph)?|image|getty|courtesy|credit|illustration|AP|Reuters)\b")),  # noqa: E501
-    ("byline", re.compile(r"^(by |written by|posted|published|updated)|\b(19|20)\d\d\b|\b(AM|PM|am|pm)\b", re.I)),  # noqa: E501
+    (
+        "related",
+        re.compile(
+            r"\b(related|read (more|next|also)|see also|more (from|stories)|recommend|trending|popular|you might)\b",
+            re.I,
+        ),
+    ),  # noqa: E501
+    (
+        "caption",
+        re.compile(r"\b(photo(graph)?|image|getty|courtesy|credit|illustration|AP|Reuters)\b"),
+    ),  # noqa: E501
+    (
+        "byline",
+        re.compile(
+            r"^(by |written by|posted|published|updated)|\b(19|20)\d\d\b|\b(AM|PM|am|pm)\b", re.I
+        ),
+    ),  # noqa: E501
     ("tags", re.compile(r"\b(tags?|tagged|filed under|categor(y|ies))\b", re.I)),
 ]
 
@@ -76,14 +90,17 @@ def kind(line: str) -> str:
 
 
 def lost_lines(text: str, reference: str) -> list[str]:
-    """Lines of `text` with under MOSTLY of their 4-grams in `reference` (one-word lines too)."""
-    have = shingles(reference)
+    """Lines of `text` with under MOSTLY of their 4-grams in `reference`; a line of under four
+    words is lost when one of its words is missing there."""
+    have, vocabulary = shingles(reference), set(tokens(reference))
     lost = []
     for line in text.splitlines():
-        own = shingles(line)
-        if own and sum((own & have).values()) < MOSTLY * sum(own.values()):
-            lost.append(line.strip())
-        elif not own and len(tokens(line)) and not set(tokens(line)) <= set(tokens(reference)):
+        own, words = shingles(line), tokens(line)
+        if own:
+            missing = sum((own & have).values()) < MOSTLY * own.total()
+        else:
+            missing = not set(words) <= vocabulary
+        if missing:
             lost.append(line.strip())
     return lost
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from copy import deepcopy
 from typing import Any
 
 import trafilatura
 from lxml import etree
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
+from trafilatura.external import try_readability
 from trafilatura.metadata import extract_title
 from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
@@ -119,12 +122,10 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _WORD = re.compile(r"\w+")
-# When the precise extraction is this thin a share of the page's words, ask a balanced one; it
-# wins when the precise one kept under BALANCED_WINS of its words. Measured on the tuning corpus
-# (bench/clean_quality.py): ~1 page in 9 gets the second opinion, and recall rises 0.913 -> 0.918
-# at the same precision.
+# When the precise extraction is this thin a share of the page's words, a balanced one and
+# readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
+# bench/article_quality.py measure it).
 SECOND_OPINION_SHARE = 0.2
-BALANCED_WINS = 0.3
 # What highlighters write for "no language": a fence labelled so tells the reader nothing.
 _NO_LANGUAGE = frozenset({"text", "txt", "plain", "plaintext", "none", "nohighlight"})
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
@@ -250,6 +251,21 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+def _shingles(text: str) -> Counter[tuple[str, ...]]:
+    words = [word.lower() for word in _WORD.findall(text)]
+    return Counter(tuple(words[i : i + 4]) for i in range(len(words) - 3))
+
+
+def _agreement(text: str, reference: Counter[tuple[str, ...]]) -> float:
+    """How well `text` matches `reference`: F1 of their word 4-grams."""
+    shingles = _shingles(text)
+    common = sum((shingles & reference).values())
+    if not common:
+        return 0.0
+    precision, recall = common / shingles.total(), common / reference.total()
+    return 2 * precision * recall / (precision + recall)
+
+
 def _drop_anchor_icons(tree: HtmlElement) -> None:
     """Take out in-page links with neither text nor image: a heading's permalink icon
     (`<a href="#section">`), an empty `<a name>`.
@@ -270,8 +286,10 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
     under SECOND_OPINION_SHARE of the page's visible words, a balanced extraction is the second
-    opinion, and wins when precision kept under BALANCED_WINS of what it found. Not `thorough`
-    (a very large page): one extraction, without trafilatura's fallbacks.
+    opinion, and readability the referee: of the two, the one closer to readability's main
+    content wins. A balanced extraction alone, taken whenever it found much more, also took a
+    paywalled teaser's page furniture for the article. Not `thorough` (a very large page): one
+    extraction, without trafilatura's fallbacks.
     """
     _drop_anchor_icons(tree)
     if not thorough:
@@ -280,9 +298,12 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
         return precise or None
     balanced = _extract(tree, url, favor_precision=False)
-    if _words(precise) < BALANCED_WINS * _words(balanced):
-        return balanced
-    return precise or None
+    # readability (trafilatura's port; it changes the tree it reads) finds the main content by
+    # a different algorithm: the extraction closer to its result wins.
+    reference = _shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
+    if reference and _agreement(precise, reference) > _agreement(balanced, reference):
+        return precise or None
+    return balanced or precise or None
 
 
 def render_html(doc: Document, text: str, mode: str) -> tuple[Body, HtmlElement]:
