@@ -10,7 +10,8 @@ So a leaked byline, caption, "related" list or comment costs precision, a cut pa
 
 Besides the scores it prints where the words were lost: extracted blocks (lines) that are mostly
 not article, counted by what they look like (byline, caption, share, related, newsletter,
-comment, other), and article lines mostly missing from the extraction. `--blocks` lists them.
+comment, ...: bench/leak_kinds.py), and article lines mostly missing from the extraction.
+`--blocks` lists them.
 
 The scorer knows nothing of Sift: an extractor is any `function(html, url) -> str | None`.
 """
@@ -32,6 +33,7 @@ import trafilatura
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.clean_quality import sift
+from bench.leak_kinds import kind
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES = Path(__file__).parent / "articles"
@@ -42,30 +44,6 @@ _TOKEN = re.compile(r"\w+")
 # A block counts as leaked (or an article line as cut) when under this share of its 4-grams
 # is in the article (or in the extraction).
 MOSTLY = 0.5
-# What a leaked block looks like, checked in this order; the first match names it.
-KINDS = [
-    ("comment", re.compile(r"\b(comments?|repl(y|ies)|says:|thoughts on)\b", re.I)),
-    ("newsletter", re.compile(r"\b(newsletter|subscribe|sign up|inbox|mailing list)\b", re.I)),
-    ("share", re.compile(r"\b(share|tweet|facebook|twitter|linkedin|whatsapp|email this)\b", re.I)),
-    (
-        "related",
-        re.compile(
-            r"\b(related|read (more|next|also)|see also|more (from|stories)|recommend|trending|popular|you might)\b",
-            re.I,
-        ),
-    ),  # noqa: E501
-    (
-        "caption",
-        re.compile(r"\b(photo(graph)?|image|getty|courtesy|credit|illustration|AP|Reuters)\b"),
-    ),  # noqa: E501
-    (
-        "byline",
-        re.compile(
-            r"^(by |written by|posted|published|updated)|\b(19|20)\d\d\b|\b(AM|PM|am|pm)\b", re.I
-        ),
-    ),  # noqa: E501
-    ("tags", re.compile(r"\b(tags?|tagged|filed under|categor(y|ies))\b", re.I)),
-]
 
 
 def tokens(text: str) -> list[str]:
@@ -83,10 +61,6 @@ def precision_recall(extracted: str, gold: str) -> tuple[float, float]:
     precision = common / sum(got.values()) if got else 0.0
     recall = common / sum(want.values()) if want else 1.0
     return precision, recall
-
-
-def kind(line: str) -> str:
-    return next((name for name, pattern in KINDS if pattern.search(line)), "other")
 
 
 def lost_lines(text: str, reference: str) -> list[str]:
