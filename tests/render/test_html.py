@@ -294,3 +294,23 @@ click==7.0</code></pre><p>{intro}</p></article></body></html>"""
     lines = render(doc, Target(doc.url), 10_000).content.split("\n")
     fence = lines.index("```")
     assert lines[fence + 1 : fence + 4] == ["flask==1.0.3", "click==7.0", "```"]
+
+
+def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() -> None:
+    prose = (
+        "Copyright law in most countries protects a photograph for seventy years after the death"
+        " of the photographer, which is why archives ask before they publish old prints, and why"
+        " a museum may show a picture it is not allowed to sell as a postcard."
+    )
+    body = "".join(f"<p>{text}</p>" for text in NEWS_PARAGRAPHS[:2])
+    page = f"""<html><head><title>Depot</title></head><body><article><h1>Depot</h1>
+    {body}<p>© Jane Photographer / City Archive</p><p>{prose}</p>
+    <p>{NEWS_PARAGRAPHS[2]}</p><p>Copyright 2024 City News Ltd. All rights reserved.</p>
+    </article></body></html>"""
+    doc = make_doc(page, "text/html", "https://news.example.com/city/depot")
+    text = render(doc, Target(doc.url), 20_000).content
+    assert prose in text
+    for paragraph in NEWS_PARAGRAPHS[:3]:
+        assert paragraph in text
+    assert "Jane Photographer" not in text
+    assert "All rights reserved" not in text
