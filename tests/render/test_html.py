@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sift_fetch.errors import BadRequest, Unsupported
-from sift_fetch.render import render
+from sift_fetch.render import html, render
 from sift_fetch.target import Target
 from tests.render.conftest import ARTICLE_URL, make_doc
 
@@ -314,3 +314,33 @@ def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() 
         assert paragraph in text
     assert "Jane Photographer" not in text
     assert "All rights reserved" not in text
+
+
+@pytest.mark.parametrize(
+    ("readability_finds", "expected"),
+    [
+        ("teaser", "precise"),  # balanced took the page furniture: readability sides with precise
+        ("article", "balanced"),  # precision cut the article: readability sides with balanced
+        ("", "balanced"),  # readability found nothing: the larger extraction, as before
+    ],
+)
+def test_thin_extraction_is_refereed_by_readability(
+    monkeypatch: pytest.MonkeyPatch, readability_finds: str, expected: str
+) -> None:
+    teaser = "A senior prison official said in a sworn statement that anyone could escape."
+    article = " ".join(NEWS_PARAGRAPHS)
+    extractions = {
+        "precise": teaser,
+        "balanced": f"Home News Sport Share Facebook Twitter {teaser} More stories Weather Jobs",
+    }
+    if readability_finds == "article":
+        extractions["balanced"] = f"{teaser} {article}"
+    found = {"teaser": teaser, "article": f"{teaser} {article}", "": ""}[readability_finds]
+
+    def extract(tree: object, url: str, **options: object) -> str:
+        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
+
+    monkeypatch.setattr(html, "_extract", extract)
+    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{found}</p>"))
+    page = html.parse("<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>")
+    assert html.clean_markdown(page, "https://news.example.com/prison") == extractions[expected]
