@@ -1,25 +1,32 @@
 """Clean-mode quality: Sift beside trafilatura alone, on the tuning corpus and the saved pages.
 
-    .venv/bin/python bench/clean_quality.py [--tune DIR] [--limit N]
+    .venv/bin/python bench/clean_quality.py [--tune DIR] [--limit N] [--leaks]
 
 1. The extraction tuning corpus (default ../shared/extraction-tune beside the repository: real
    pages with snippets that must and must not appear): its own score.py prints precision,
    recall, F1 and pages/s for Sift's render() and for trafilatura.extract() with its defaults.
 2. The saved pages in bench/pages/ (expected.json): article phrases kept, boilerplate left out.
+
+`--leaks`: where Sift loses on the tuning corpus instead, counted by kind (bench/leak_kinds.py):
+the snippets that must not appear and do, and those that must and do not.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import trafilatura
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.leak_kinds import kind
 from sift_fetch.render import Document, render
 from sift_fetch.target import Target
 
@@ -52,6 +59,25 @@ def tuning_corpus(tune: Path, limit: int) -> None:
     print()
 
 
+def _words_only(text: str) -> str:
+    """As the corpus's score.py compares: Markdown markup and whitespace do not count."""
+    return re.sub(r"\s+", " ", re.sub(r"[*_`#>|\\]", "", text)).strip()
+
+
+def leaks(tune: Path, limit: int) -> None:
+    evaldata = json.loads((tune / "evaldata.json").read_text("utf-8"))
+    leaked: Counter[str] = Counter()
+    cut: Counter[str] = Counter()
+    for url, spec in list(evaldata.items())[: limit or None]:
+        html = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
+        text = _words_only(sift(html.decode("utf-8", "replace"), url))
+        leaked.update(kind(s) for s in spec["without"] if _words_only(s) in text)
+        cut.update(kind(s) for s in spec["with"] if _words_only(s) not in text)
+    print(f"sift clean on {tune.name}: snippets that leaked, and that were cut, by kind")
+    print("leaked: " + "  ".join(f"{name} {n}" for name, n in leaked.most_common()))
+    print("cut:    " + "  ".join(f"{name} {n}" for name, n in cut.most_common()))
+
+
 def saved_pages() -> None:
     expected = json.loads((PAGES / "expected.json").read_text())
     pages = {name: spec for name, spec in sorted(expected.items()) if not name.startswith("_")}
@@ -72,7 +98,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tune", type=Path, default=ROOT.parent / "shared" / "extraction-tune")
     parser.add_argument("--limit", type=int, default=0, help="first N tuning pages only")
+    parser.add_argument("--leaks", action="store_true", help="Sift's losses by kind, only")
     args = parser.parse_args()
+    if args.leaks:
+        leaks(args.tune.resolve(), args.limit)
+        return
     if (args.tune / "score.py").exists():
         tuning_corpus(args.tune.resolve(), args.limit)
     else:

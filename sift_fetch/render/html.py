@@ -1,10 +1,11 @@
 """HTML: `clean` (main content as Markdown), `full` (all visible text) and `raw` (the body).
 
 `clean` is trafilatura's extraction, focused on precision, with its fallback extractors
-(readability and jusText, consulted where its own result looks thin), chosen by measuring it
-against its other settings, other open extractors and votes among them (README, "What `content`
-holds"; bench/clean_quality.py prints the figures). trafilatura finds the main content;
-Markdown is written block by block from its element tree, with trafilatura's own serializer, so
+(readability and jusText, consulted where its own result looks thin), and, where it kept little
+of the page, a balanced extraction refereed by readability. It was chosen by measuring it against
+trafilatura's other settings, other open extractors and votes among them (README, "What
+`content` holds"; bench/article_quality.py and bench/clean_quality.py print the figures).
+Markdown is written block by block from trafilatura's element tree, with its own serializer, so
 that block quotes keep their `>` and code blocks their language, which its Markdown output drops.
 """
 
@@ -12,11 +13,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from copy import deepcopy
 from typing import Any
 
 import trafilatura
 from lxml import etree
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
+from trafilatura.external import try_readability
 from trafilatura.metadata import extract_title
 from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
@@ -26,7 +30,11 @@ from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.text import markdown_headings
 
 EXTRACT_OPTIONS: dict[str, Any] = {
-    "output_format": "markdown",
+    # Markdown is written here from trafilatura's element tree (_block_markdown). Asking it for
+    # plain text keeps bold and italics out of that tree, and in precision mode they change what
+    # it keeps: with them, a bold "More information:" or "Citation:" line survives the article's
+    # end (bench/article_quality.py: F1 0.961 -> 0.964; tuning corpus 0.920 -> 0.921).
+    "output_format": "txt",
     "include_links": False,  # link targets cost the agent tokens; context lists them instead
     "include_images": False,
     "include_tables": True,
@@ -118,14 +126,18 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _WORD = re.compile(r"\w+")
-# When the precise extraction is this thin a share of the page's words, ask a balanced one; it
-# wins when the precise one kept under BALANCED_WINS of its words. Measured on the tuning corpus
-# (bench/clean_quality.py): ~1 page in 9 gets the second opinion, and recall rises 0.913 -> 0.918
-# at the same precision.
+# When the precise extraction is this thin a share of the page's words, a balanced one and
+# readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
+# bench/article_quality.py measure it).
 SECOND_OPINION_SHARE = 0.2
-BALANCED_WINS = 0.3
+# A block that opens with ©, (c) or "Copyright" and is this short is a credit or a notice, not
+# prose (a longer one can be a paragraph that a photo credit runs into). Tuning corpus F1
+# 0.922 -> 0.923, article pages precision 0.961 -> 0.962.
+_CREDIT = re.compile(r"\W*(?:©|\(c\)|copyright\b)", re.I)
+CREDIT_MAX_WORDS = 30
+# What highlighters write for "no language": a fence labelled so tells the reader nothing.
+_NO_LANGUAGE = frozenset({"text", "txt", "plain", "plaintext", "none", "nohighlight"})
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
-_EMPHASISED_HEADING = re.compile(r"^(#{1,6} )(\*{1,2})(.+)\2$")
 
 
 def parse(text: str) -> HtmlElement:
@@ -227,12 +239,11 @@ def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
 def _code_language(code: etree._Element) -> str | None:
     """The language a code block declares: `class="language-python"` and its usual spellings."""
     for el in code.iter():
-        declared = el.get("data-lang") or el.get("data-language")
-        if declared:
-            return declared.strip().lower() or None
         match = _CODE_LANGUAGE.search(el.get("class") or "")
-        if match:
-            return match.group(1).lower()
+        declared = el.get("data-lang") or el.get("data-language") or (match and match.group(1))
+        if declared:
+            language = declared.strip().lower()
+            return language if language and language not in _NO_LANGUAGE else None
     return None
 
 
@@ -248,8 +259,6 @@ def _block_markdown(block: etree._Element) -> str:
         if language:
             fence, rest = text.split("\n", 1) if "\n" in text else (text, "")
             return f"{fence}{language}\n{rest}"
-    if block.tag == "head":
-        return _EMPHASISED_HEADING.sub(r"\1\3", text)  # a bold heading is just a heading
     return text
 
 
@@ -259,6 +268,7 @@ def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
     if not isinstance(document, Extraction) or document.body is None:
         return ""
     blocks = [_block_markdown(block) for block in list(document.body)]
+    blocks = [block for block in blocks if not _is_credit(block)]
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
     markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
     return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip())
@@ -268,23 +278,64 @@ def _words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+def _is_credit(block: str) -> bool:
+    """A short block that opens with a copyright sign: a photo credit or the site's notice."""
+    return bool(_CREDIT.match(block)) and _words(block) <= CREDIT_MAX_WORDS
+
+
+def _shingles(text: str) -> Counter[tuple[str, ...]]:
+    words = [word.lower() for word in _WORD.findall(text)]
+    return Counter(tuple(words[i : i + 4]) for i in range(len(words) - 3))
+
+
+def _agreement(text: str, reference: Counter[tuple[str, ...]]) -> float:
+    """How well `text` matches `reference`: F1 of their word 4-grams."""
+    shingles = _shingles(text)
+    common = sum((shingles & reference).values())
+    if not common:
+        return 0.0
+    precision, recall = common / shingles.total(), common / reference.total()
+    return 2 * precision * recall / (precision + recall)
+
+
+def _drop_anchor_icons(tree: HtmlElement) -> None:
+    """Take out in-page links with neither text nor image: a heading's permalink icon
+    (`<a href="#section">`), an empty `<a name>`.
+
+    trafilatura counts them when it measures link density, finds no link text, and drops the
+    heading or short paragraph that holds one. They show nothing and lead nowhere off the page
+    (context's links skip them too).
+    """
+    for anchor in list(tree.iter("a")):
+        href = (anchor.get("href") or "").strip()
+        empty = not anchor.text_content().strip() and anchor.find(".//img") is None
+        if empty and (not href or href.startswith("#")):
+            anchor.drop_tree()  # keeps the tail text
+
+
 def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
     under SECOND_OPINION_SHARE of the page's visible words, a balanced extraction is the second
-    opinion, and wins when precision kept under BALANCED_WINS of what it found. Not `thorough`
-    (a very large page): one extraction, without trafilatura's fallbacks.
+    opinion, and readability the referee: of the two, the one closer to readability's main
+    content wins. A balanced extraction alone, taken whenever it found much more, also took a
+    paywalled teaser's page furniture for the article. Not `thorough` (a very large page): one
+    extraction, without trafilatura's fallbacks.
     """
+    _drop_anchor_icons(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None
     precise = _extract(tree, url)
     if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
         return precise or None
     balanced = _extract(tree, url, favor_precision=False)
-    if _words(precise) < BALANCED_WINS * _words(balanced):
-        return balanced
-    return precise or None
+    # readability (trafilatura's port; it changes the tree it reads) finds the main content by
+    # a different algorithm: the extraction closer to its result wins.
+    reference = _shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
+    if reference and _agreement(precise, reference) > _agreement(balanced, reference):
+        return precise or None
+    return balanced or precise or None
 
 
 def render_html(

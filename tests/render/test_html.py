@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sift_fetch.errors import BadRequest, Unsupported
-from sift_fetch.render import render
+from sift_fetch.render import html, render
 from sift_fetch.target import Target
 from tests.render.conftest import ARTICLE_URL, make_doc
 
@@ -228,3 +230,134 @@ def test_clean_keeps_quotes_code_languages_and_plain_headings() -> None:
     text = "\n".join(lines)
     for boilerplate in ("Home", "Staff photographer", "Copyright 2024"):
         assert boilerplate not in text
+
+
+NEWS_PARAGRAPHS = [
+    "The city council voted on Tuesday to turn the old tram depot into a covered market, ending"
+    " a dispute that had kept the building empty for eleven years.",
+    "Traders will move in next spring. The council expects about forty stalls, most of them for"
+    " farmers from the surrounding villages who now sell from vans on the square.",
+    "Residents had asked for a library instead. The mayor said the upper floor could still house"
+    " one once the roof is repaired, which the budget allows for in two years.",
+    "Opposition members criticised the cost of the renovation but voted in favour after the"
+    " council agreed to publish the contracts for the building work in full.",
+]
+
+
+def test_clean_drops_the_news_page_furniture_around_the_article() -> None:
+    body = "".join(f"<p>{text}</p>" for text in NEWS_PARAGRAPHS)
+    page = f"""<html><head><title>Depot becomes a market</title></head><body>
+    <header><nav><a href="/">News</a> <a href="/sport">Sport</a></nav></header>
+    <main><article>
+    <h1>Old tram depot to become a covered market</h1>
+    <div class="byline">By Jane Reporter, City Desk</div>
+    <div class="share"><a href="https://facebook.com/share">Share on Facebook</a>
+    <a href="https://twitter.com/share">Tweet this story</a></div>
+    <figure><img src="/depot.jpg" alt=""><figcaption>The depot in 1952. Photo: City archive
+    </figcaption></figure>
+    {body}
+    <aside class="newsletter"><h3>Get the morning briefing</h3>
+    <p>Sign up for our newsletter and never miss a story.</p>
+    <form><input type="email"><button>Subscribe</button></form></aside>
+    </article>
+    <section class="related"><h2>Related stories</h2><ul>
+    <li><a href="/a">Tram museum finds a new home in the harbour</a></li>
+    <li><a href="/b">Farmers' market moves to the square for the summer</a></li>
+    <li><a href="/c">Council approves budget for roof repairs on public buildings</a></li>
+    </ul></section>
+    <section id="comments"><h2>3 comments</h2>
+    <div class="comment"><p>Finally! This should have happened years ago, well done.</p></div>
+    </section></main>
+    <footer>Copyright 2024 City News</footer></body></html>"""
+    doc = make_doc(page, "text/html", "https://news.example.com/city/depot-market")
+    text = render(doc, Target(doc.url), 20_000).content
+    for paragraph in NEWS_PARAGRAPHS:
+        assert paragraph in text
+    for furniture in (
+        "Jane Reporter",
+        "Share on Facebook",
+        "Tweet this story",
+        "City archive",
+        "Sign up for our newsletter",
+        "Related stories",
+        "Tram museum finds a new home",
+        "should have happened years ago",
+        "Copyright 2024",
+    ):
+        assert furniture not in text
+
+
+def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
+    # The saved interview puts an empty <a href="#id"> in each question's heading; trafilatura's
+    # link-density test dropped those headings as links without text.
+    page = Path(__file__).parents[2] / "bench" / "pages" / "github.blog.spiceland.html"
+    url = "https://github.blog/2019-03-29-leader-spotlight-erin-spiceland/"
+    doc = make_doc(page.read_text("utf-8"), "text/html", url)
+    lines = render(doc, Target(url), 60_000).content.split("\n")
+    for question in (
+        "What was your first job in tech like?",
+        "What does leadership mean to you in your current role?",
+        "What are you looking forward to next?",
+    ):
+        assert f"## {question}" in lines
+
+
+def test_code_declared_as_plain_text_gets_a_bare_fence() -> None:
+    intro = "The build prints the pinned versions of every dependency it installed. " * 4
+    page = f"""<html><head><title>Pins</title></head><body><article><h1>Pinning</h1>
+    <p>{intro}</p><pre><code class="language-text">flask==1.0.3
+click==7.0</code></pre><p>{intro}</p></article></body></html>"""
+    doc = make_doc(page, "text/html")
+    lines = render(doc, Target(doc.url), 10_000).content.split("\n")
+    fence = lines.index("```")
+    assert lines[fence + 1 : fence + 4] == ["flask==1.0.3", "click==7.0", "```"]
+
+
+def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() -> None:
+    prose = (
+        "Copyright law in most countries protects a photograph for seventy years after the death"
+        " of the photographer, which is why archives ask before they publish old prints, and why"
+        " a museum may show a picture it is not allowed to sell as a postcard."
+    )
+    body = "".join(f"<p>{text}</p>" for text in NEWS_PARAGRAPHS[:2])
+    page = f"""<html><head><title>Depot</title></head><body><article><h1>Depot</h1>
+    {body}<p>© Jane Photographer / City Archive</p><p>{prose}</p>
+    <p>{NEWS_PARAGRAPHS[2]}</p><p>Copyright 2024 City News Ltd. All rights reserved.</p>
+    </article></body></html>"""
+    doc = make_doc(page, "text/html", "https://news.example.com/city/depot")
+    text = render(doc, Target(doc.url), 20_000).content
+    assert prose in text
+    for paragraph in NEWS_PARAGRAPHS[:3]:
+        assert paragraph in text
+    assert "Jane Photographer" not in text
+    assert "All rights reserved" not in text
+
+
+@pytest.mark.parametrize(
+    ("readability_finds", "expected"),
+    [
+        ("teaser", "precise"),  # balanced took the page furniture: readability sides with precise
+        ("article", "balanced"),  # precision cut the article: readability sides with balanced
+        ("", "balanced"),  # readability found nothing: the larger extraction, as before
+    ],
+)
+def test_thin_extraction_is_refereed_by_readability(
+    monkeypatch: pytest.MonkeyPatch, readability_finds: str, expected: str
+) -> None:
+    teaser = "A senior prison official said in a sworn statement that anyone could escape."
+    article = " ".join(NEWS_PARAGRAPHS)
+    extractions = {
+        "precise": teaser,
+        "balanced": f"Home News Sport Share Facebook Twitter {teaser} More stories Weather Jobs",
+    }
+    if readability_finds == "article":
+        extractions["balanced"] = f"{teaser} {article}"
+    found = {"teaser": teaser, "article": f"{teaser} {article}", "": ""}[readability_finds]
+
+    def extract(tree: object, url: str, **options: object) -> str:
+        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
+
+    monkeypatch.setattr(html, "_extract", extract)
+    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{found}</p>"))
+    page = html.parse("<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>")
+    assert html.clean_markdown(page, "https://news.example.com/prison") == extractions[expected]
