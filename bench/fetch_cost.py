@@ -1,0 +1,127 @@
+"""Where a fetch's time goes, in one process: CPU per call of a plain httpx GET, of Sift's guarded
+client, and of `fetch_target` (raw mode, uncached and then from the shared cache), plus the CPU
+each store call takes on its thread.
+
+No HTTP server in front, so the figures are the pipeline's own. For the server as a whole, run
+bench/fetch_bench.py, and to see which functions cost, sample its `sift serve` with
+`py-spy record --gil -p PID` (pip install py-spy) while it runs.
+
+    .venv/bin/python bench/fetch_cost.py [--requests 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fetch_bench import BENCH, TOKEN, free_port, sift_config, site_pages, start
+
+from sift_fetch.config import load_config
+from sift_fetch.guard import precheck
+from sift_fetch.pipeline import fetch_target
+from sift_fetch.recent import Recent
+from sift_fetch.runtime import Runtime
+from sift_fetch.target import Target
+from sift_store.engine import Store, open_store
+from sift_store.migrate import migrate
+
+WARMUP = 20
+
+
+class TimedStore(Store):
+    """A store that adds up the thread CPU time of every call, by function."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(open_store(url).engine)
+        self.seconds: Counter[str] = Counter()
+        self.calls: Counter[str] = Counter()
+
+    async def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        def timed(store: Store, *args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return fn(store, *args, **kwargs)
+            finally:
+                self.seconds[fn.__name__] += time.thread_time() - started
+                self.calls[fn.__name__] += 1
+
+        return await super().run(timed, *args, **kwargs)
+
+
+async def measure(label: str, call: Callable[[int], Awaitable[object]], n: int) -> None:
+    for i in range(WARMUP):
+        await call(-1 - i)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for i in range(n):
+        await call(i)
+    cpu_ms = (time.process_time() - cpu) / n * 1000
+    wall_ms = (time.perf_counter() - wall) / n * 1000
+    print(f"{label:<30}{cpu_ms:>10.3f}{wall_ms:>10.3f}")
+
+
+async def run(config_path: Path, site: str, pages: list[str], n: int) -> None:
+    config = load_config(config_path)
+    store = TimedStore(config.store_url)
+    migrate(store)
+    rt = Runtime.open(config, store=store)
+    caller = rt.callers.authenticate(TOKEN)
+    assert caller is not None
+    round_ = 0
+
+    def url(i: int) -> str:
+        return f"{site}/{pages[i % len(pages)]}?round={round_}&i={i}"
+
+    async def plain(i: int) -> None:
+        (await client.get(url(i))).raise_for_status()
+
+    async def guarded(i: int) -> None:
+        await rt.http.fetch(precheck(url(i), rt.policy), timeout=30)
+
+    async def pipeline(i: int) -> None:
+        result = await fetch_target(rt, caller, Target(url(i), mode="raw"))
+        assert result.error is None, result.envelope
+
+    print(f"{'per call':<30}{'cpu ms':>10}{'wall ms':>10}")
+    async with httpx.AsyncClient() as client:
+        await measure("plain httpx GET", plain, n)
+        round_ += 1
+        await measure("guarded client GET", guarded, n)
+        round_ += 1
+        await measure("fetch_target raw, uncached", pipeline, n)
+        rt.recent = Recent(0)  # nothing in memory: the next round reads the store
+        await measure("fetch_target raw, store cache", pipeline, n)
+    for name, seconds in store.seconds.items():
+        print(f"  store thread: {name:<24}{seconds / store.calls[name] * 1000:>8.3f} ms a call")
+    await rt.aclose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        root = tmp / "site"
+        root.mkdir()
+        pages = site_pages(root)
+        site_port = free_port()
+        site = f"http://127.0.0.1:{site_port}"
+        config = sift_config(tmp, free_port(), site_port)
+        origin = start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")
+        try:
+            asyncio.run(run(config, site, pages, args.requests))
+        finally:
+            origin.send_signal(signal.SIGTERM)
+            origin.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
