@@ -6,7 +6,7 @@ No HTTP server in front, so the figures are the pipeline's own. For the server a
 bench/fetch_bench.py, and to see which functions cost, sample its `sift serve` with
 `py-spy record --gil -p PID` (pip install py-spy) while it runs.
 
-    .venv/bin/python bench/fetch_cost.py [--requests 1000]
+    .venv/bin/python bench/fetch_cost.py [--requests 1000] [--store postgresql://…]
 """
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ async def run(config_path: Path, site: str, pages: list[str], n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
@@ -114,7 +115,7 @@ def main() -> None:
         pages = site_pages(root)
         site_port = free_port()
         site = f"http://127.0.0.1:{site_port}"
-        config = sift_config(tmp, free_port(), site_port)
+        config = sift_config(tmp, free_port(), site_port, args.store)
         origin = start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")
         try:
             asyncio.run(run(config, site, pages, args.requests))
