@@ -37,8 +37,8 @@ class Store:
         # SQLite has one writer at a time, and a connection that finds the write lock taken
         # sleeps 1 ms or more before it tries again (its busy handler), even when the lock
         # frees microseconds later. This process's writers queue here instead and wake at once
-        # (bench/fetch_bench.py: two sleeps a request at 4 concurrent fetches); other processes
-        # still meet the busy handler.
+        # (strace of `sift serve` under bench/fetch_bench.py at 4 concurrent fetches: two such
+        # sleeps a request before, none after); other processes still meet the busy handler.
         self._one_writer = threading.Lock() if self.is_sqlite else contextlib.nullcontext()
 
     @property
@@ -60,8 +60,8 @@ class Store:
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """`fn(self, *args, **kwargs)` in one of the store's threads: store calls block, event
         loops must not. Like anyio's to_thread, a cancelled caller still waits for the call to
-        end, so one task's store calls never overlap; the plain executor costs a fetch's event
-        loop a quarter of what anyio's limiter and queue did (bench/fetch_bench.py)."""
+        end, so one task's store calls never overlap; a plain executor spares every call
+        anyio's limiter and its Python queue, which showed in profiles of the event loop."""
         call = partial(fn, self, *args, **kwargs)
         future = asyncio.get_running_loop().run_in_executor(self._threads, call)
         with anyio.CancelScope(shield=True):
