@@ -12,6 +12,7 @@ import pytest
 
 from sift_fetch.errors import BadRequest, Busy, FetchError, Timeout, Unsupported
 from sift_fetch.render import Document, RenderPool, render
+from sift_fetch.render.pool import INLINE_MAX_BYTES, renders_inline
 from sift_fetch.target import Target
 from tests.render.conftest import ARTICLE_URL, make_doc
 
@@ -144,3 +145,34 @@ def test_slow_rendering_without_a_program_is_a_timeout() -> None:
         assert outcome.message == "timeout: rendering took longer than 0.2 s"
     finally:
         pool.close()
+
+
+HTML_PAGE = make_doc("<html><head><title>T</title></head><body><p>x</p></body></html>", "text/html")
+
+
+@pytest.mark.parametrize(
+    ("doc", "target", "inline"),
+    [
+        (HTML_PAGE, Target(HTML_PAGE.url, mode="raw"), True),
+        (make_doc("alpha\nbeta\n", "text/plain"), Target("https://example.com/t"), True),
+        (JSON_DOC, Target(JSON_DOC.url), True),
+        (JSON_DOC, Target(JSON_DOC.url, jq=".items"), False),  # the agent's program
+        (HTML_PAGE, Target(HTML_PAGE.url), False),  # clean mode: extraction
+        (HTML_PAGE, Target(HTML_PAGE.url, mode="raw", context=True), False),  # parses the page
+        (HTML_PAGE, Target(HTML_PAGE.url, mode="raw", grep="x"), False),
+        (HTML_PAGE, Target(HTML_PAGE.url, mode="raw", question="x?"), False),
+        (make_doc("x" * (INLINE_MAX_BYTES + 1), "text/plain"), Target("https://e.com/"), False),
+        (make_doc("%PDF-1.7 ...", "application/pdf"), Target("https://e.com/a.pdf"), False),
+        (make_doc("\x89PNG", "image/png"), Target("https://e.com/a.png"), False),
+    ],
+)
+def test_only_cheap_renders_skip_the_pool(doc: Document, target: Target, inline: bool) -> None:
+    assert renders_inline(doc, target) is inline
+
+
+def test_a_cheap_render_needs_no_pool() -> None:
+    stopped = RenderPool(workers=1, queue=1, timeout=2.0)
+    stopped.close()
+    target = Target(HTML_PAGE.url, mode="raw")
+    out = asyncio.run(stopped.render(HTML_PAGE, target, 60_000))
+    assert out == render(HTML_PAGE, target, 60_000) and out.title == "T"
