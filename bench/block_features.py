@@ -20,8 +20,9 @@ _TOKEN = re.compile(r"[a-z]+")
 _PUNCT = re.compile(r"[^\w\s]")
 _SENTENCE_END = re.compile(r"[.!?:;\"'\u201d\u2019\u00bb)]\s*$")
 _BYLINE = re.compile(r"^\W*(by|von|par|por|written by|posted|published|updated)\b", re.I)
-# class/id tokens, grouped by what they tend to mark; a group's feature is 1 when a token of the
-# block's element or of one of its ANCESTORS nearest ancestors holds one of its stems.
+# class/id tokens, grouped by what they tend to mark; a group's feature is 1 when a class, id or
+# itemprop token of the block's element or of its ANCESTORS nearest ancestors is one of the
+# group's stems, or (stems over three letters) contains one.
 CLASS_GROUPS: dict[str, tuple[str, ...]] = {
     "byline": ("byline", "author", "meta", "date", "time", "posted", "dateline"),
     "caption": ("caption", "credit", "figure", "photo", "image", "img", "media", "gallery"),
@@ -42,8 +43,8 @@ _SOURCE_TAGS = (
     *("pre", "code", "table", "tr", "td", "th", "div", "section", "article", "figcaption"),
     *("header", "footer", "aside", "span", "font", "center", "address", "summary", "details"),
 )
-PREFIX = 8
-REPEATED = 0.5
+PREFIX = 8  # words an element's text is indexed by (whole texts cost a subtree's length each)
+REPEATED = 0.5  # a balanced-only block with more of its 4-grams in precise blocks adds nothing
 _AROUND = ("figure", "figcaption", "aside", "footer", "header", "nav", "article", "main", "li")
 BLOCK_TAGS = ("p", "head", "list", "quote", "table", "code")
 
