@@ -262,16 +262,25 @@ def _block_markdown(block: etree._Element) -> str:
     return text
 
 
-def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
-    """trafilatura's main content as Markdown, "" when it finds none."""
+def extract_blocks(tree: HtmlElement, url: str, **options: Any) -> list[tuple[str, str]]:
+    """trafilatura's main content, block by block: (its tag, the block as Markdown)."""
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
-        return ""
-    blocks = [_block_markdown(block) for block in list(document.body)]
-    blocks = [block for block in blocks if not _is_credit(block)]
+        return []
+    blocks = [(str(block.tag), _block_markdown(block)) for block in list(document.body)]
+    return [(tag, text) for tag, text in blocks if text and not _is_credit(text)]
+
+
+def join_blocks(blocks: list[str]) -> str:
+    """Blocks as one Markdown text, a blank line between blocks."""
     # trafilatura leaves trailing spaces on table rows and occasional blank-line runs.
-    markdown = "\n".join(line.rstrip() for line in "\n\n".join(filter(None, blocks)).splitlines())
+    markdown = "\n".join(line.rstrip() for line in "\n\n".join(blocks).splitlines())
     return unicodedata.normalize("NFC", _BLANK_RUNS.sub("\n\n", markdown).strip())
+
+
+def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
+    """trafilatura's main content as Markdown, "" when it finds none."""
+    return join_blocks([text for _, text in extract_blocks(tree, url, **options)])
 
 
 def _words(text: str) -> int:
