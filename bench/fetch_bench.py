@@ -31,6 +31,7 @@ from pathlib import Path
 
 import httpx
 
+from sift_cli.launchers import exit_cleanly_on_sigterm
 from sift_fetch.callers import token_hash
 
 TOKEN = "bench-token"
@@ -227,6 +228,7 @@ def main() -> None:
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
     )
     args = parser.parse_args()
+    exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         root = tmp / "site"

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 from fetch_bench import BENCH, TOKEN, free_port, sift_config, site_pages, start
 
+from sift_cli.launchers import exit_cleanly_on_sigterm
 from sift_fetch.config import load_config
 from sift_fetch.guard import precheck
 from sift_fetch.pipeline import fetch_target
@@ -108,6 +109,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     args = parser.parse_args()
+    exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         root = tmp / "site"
