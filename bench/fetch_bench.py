@@ -26,7 +26,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -121,6 +123,30 @@ def cpu_seconds(pid: int) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
+
+
+@dataclass(frozen=True)
+class Origin:
+    url: str
+    port: int
+    pages: list[str]
+    pid: int
+
+
+@contextmanager
+def local_origin(tmp: Path) -> Iterator[Origin]:
+    """The origin process, serving the bench pages, for the block's duration."""
+    root = tmp / "site"
+    root.mkdir()
+    pages = site_pages(root)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = start([str(BENCH / "origin.py"), str(root), str(port)], f"{url}/")
+    try:
+        yield Origin(url, port, pages, proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
 
 
 async def run(urls: list[str], concurrency: int, send: Send) -> tuple[float, float]:
@@ -229,26 +255,21 @@ def main() -> None:
     )
     args = parser.parse_args()
     exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        root = tmp / "site"
-        root.mkdir()
-        pages = site_pages(root)
-        site_port, api_port, bare_port = free_port(), free_port(), free_port()
-        site = f"http://127.0.0.1:{site_port}"
+    with tempfile.TemporaryDirectory() as name, local_origin(Path(name)) as origin:
+        api_port, bare_port = free_port(), free_port()
         api = f"http://127.0.0.1:{api_port}"
         bare = f"http://127.0.0.1:{bare_port}"
-        config = sift_config(tmp, api_port, site_port, args.store)
-        procs = [start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")]
+        config = sift_config(Path(name), api_port, origin.port, args.store)
+        procs: list[subprocess.Popen[bytes]] = []
         try:
             started = time.perf_counter()
             serve = ["-m", "sift_cli", "serve", "--config", str(config)]
             procs.append(start(serve, f"{api}/healthz"))
             print(f"sift: start to healthy {time.perf_counter() - started:.1f} s")
             procs.append(start([str(BENCH / "bare_proxy.py"), str(bare_port)], f"{bare}/"))
-            urls = {"origin": site, "sift": api, "bare": bare}
-            pids = dict(zip(("origin", "sift", "bare"), (p.pid for p in procs), strict=True))
-            asyncio.run(bench(args, urls, pids, pages))
+            urls = {"origin": origin.url, "sift": api, "bare": bare}
+            pids = {"origin": origin.pid, "sift": procs[0].pid, "bare": procs[1].pid}
+            asyncio.run(bench(args, urls, pids, origin.pages))
         finally:
             for proc in procs:
                 proc.send_signal(signal.SIGTERM)

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from fetch_bench import BENCH, TOKEN, free_port, sift_config, site_pages, start
+from fetch_bench import TOKEN, free_port, local_origin, sift_config
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 from sift_fetch.config import load_config
@@ -42,7 +41,7 @@ class TimedStore(Store):
 
     def __init__(self, url: str) -> None:
         super().__init__(open_store(url).engine)
-        self.seconds: Counter[str] = Counter()
+        self.seconds: defaultdict[str, float] = defaultdict(float)
         self.calls: Counter[str] = Counter()
 
     async def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
@@ -110,20 +109,9 @@ def main() -> None:
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     args = parser.parse_args()
     exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        root = tmp / "site"
-        root.mkdir()
-        pages = site_pages(root)
-        site_port = free_port()
-        site = f"http://127.0.0.1:{site_port}"
-        config = sift_config(tmp, free_port(), site_port, args.store)
-        origin = start([str(BENCH / "origin.py"), str(root), str(site_port)], f"{site}/")
-        try:
-            asyncio.run(run(config, site, pages, args.requests))
-        finally:
-            origin.send_signal(signal.SIGTERM)
-            origin.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as name, local_origin(Path(name)) as origin:
+        config = sift_config(Path(name), free_port(), origin.port, args.store)
+        asyncio.run(run(config, origin.url, origin.pages, args.requests))
 
 
 if __name__ == "__main__":
