@@ -39,7 +39,9 @@ class Store:
         # frees microseconds later. This process's writers queue here instead and wake at once
         # (strace of `sift serve` under bench/fetch_bench.py at 4 concurrent fetches: two such
         # sleeps a request before, none after); other processes still meet the busy handler.
-        self._one_writer = threading.Lock() if self.is_sqlite else contextlib.nullcontext()
+        # Reentrant, so a write opened inside another fails as SQLite's busy timeout says,
+        # instead of hanging.
+        self._one_writer = threading.RLock() if self.is_sqlite else contextlib.nullcontext()
 
     @property
     def is_sqlite(self) -> bool:
