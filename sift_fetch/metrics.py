@@ -34,6 +34,11 @@ REQUEST_SECONDS = Histogram(
 )
 FETCHES = Counter("sift_fetch_total", "Fetched targets by outcome", ["outcome"])
 FETCH_SECONDS = Histogram("sift_fetch_seconds", "Time to fetch and render one target")
+FETCH_CACHE = Counter(
+    "sift_fetch_cache_total",
+    "Where fetched targets' answers came from: this process's memory, the shared cache, or a miss",
+    ["source"],
+)
 
 BATCH_JOB_OUTCOMES = ("created", "reused", "done", "partial", "failed", "cancelled", "restart")
 BATCH_JOBS = Counter("sift_batch_jobs", "Batch jobs by outcome", ["outcome"])

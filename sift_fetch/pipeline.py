@@ -79,11 +79,14 @@ async def _cached_or_fetched(
     key = cache_key(caller, checked.url, target)
     recent = rt.recent.get(key, time.time())
     if recent is not None:
+        metrics.FETCH_CACHE.labels("memory").inc()
         return {**orjson.loads(recent), "cached": True}
     slot = await rt.gates.acquire(checked.host, caller.name, batch=batch, cache_key=key)
     if isinstance(slot, CacheHit):
+        metrics.FETCH_CACHE.labels("store").inc()
         rt.recent.put(key, slot.envelope_json, slot.expires_at)
         return {**orjson.loads(slot.envelope_json), "cached": True}
+    metrics.FETCH_CACHE.labels("miss").inc()
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
     entry: CacheEntry | None = None

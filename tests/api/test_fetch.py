@@ -58,6 +58,32 @@ def test_another_process_finds_the_entry_in_the_shared_cache(
     assert site.count("/article") == 1
 
 
+def test_metrics_say_where_answers_came_from(make_client: MakeClient, site: LocalSite) -> None:
+    first, second = make_client(), make_client()
+
+    def counts() -> list[float]:
+        text = first.get("/metrics").text
+        return [_sample(text, f'sift_fetch_cache_total{{source="{s}"}}') for s in SOURCES]
+
+    before = counts()
+    for client in (first, first, second):  # a miss, then memory, then the shared store
+        assert post(client, {"url": site.url("/notes.txt")}).status_code == 200
+    assert [after - was for after, was in zip(counts(), before, strict=True)] == [1, 1, 1]
+    assert site.count("/notes.txt") == 1
+
+
+SOURCES = ("miss", "memory", "store")
+
+
+def _sample(metrics_text: str, series: str) -> float:
+    """The value of SERIES in a Prometheus text page (0 when it has none yet)."""
+    for line in metrics_text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name == series:
+            return float(value)
+    return 0.0
+
+
 def test_a_repeated_fetch_is_answered_from_memory(client: TestClient, site: LocalSite) -> None:
     first = post(client, {"url": site.url("/article")}).json()
     store = client.app.state.runtime.store  # type: ignore[attr-defined]
