@@ -48,7 +48,6 @@ _COUNT = sa.select(
     sa.func.count().filter(gate_slot.c.host == sa.bindparam("host")),
     sa.func.count().filter(gate_slot.c.caller == sa.bindparam("caller")),
 )
-_INSERT = sa.insert(gate_slot).returning(gate_slot.c.id)
 
 
 def _live(*where: Any) -> Any:
@@ -148,20 +147,12 @@ def acquire_slot(
             ("host", on_host, limits.per_host, gate_slot.c.host == host),
             ("caller", by_caller, limits.per_caller, gate_slot.c.caller == caller),
         ]
-        for gate, used, limit, scope in gates:
-            if used >= cap(limit):
-                slots = conn.execute(
-                    sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
-                ).all()
-                return Full(gate, [(row.holder, row.lease_until) for row in slots])
-        row = {
-            "holder": holder,
-            "host": host,
-            "caller": caller,
-            "acquired_at": now,
-            "lease_until": now + lease_seconds,
-        }
-        return conn.execute(_INSERT, row).scalar_one()
+        # The insert counted the same rows in the same transaction: one gate is at its cap.
+        gate, scope = next((g, scope) for g, used, limit, scope in gates if used >= cap(limit))
+        slots = conn.execute(
+            sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
+        ).all()
+        return Full(gate, [(row.holder, row.lease_until) for row in slots])
 
 
 def release_slot(store: Store, slot_id: int, cache: CacheEntry | None = None) -> None:
