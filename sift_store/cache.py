@@ -47,7 +47,7 @@ TOUCH_GRANULARITY = 1.0
 _EVICT_BATCH = 64
 
 # The statements every fetch runs, built once: building and keying a statement per call cost
-# SQLAlchemy more than SQLite took to run it (bench/fetch_bench.py).
+# SQLAlchemy more than SQLite took to run it (bench/fetch_cost.py prints what each call costs).
 _GET = sa.select(fetch_cache.c.envelope, fetch_cache.c.expires_at, fetch_cache.c.last_used).where(
     fetch_cache.c.key == sa.bindparam("entry_key")
 )

@@ -40,7 +40,7 @@ gate_slot = sa.Table(
 PG_GATE_LOCK_KEY = int.from_bytes(b"sift:gat", "big")
 
 # The statements every fetch runs, built once: building and keying a statement per call cost
-# SQLAlchemy more than SQLite took to run it (bench/fetch_bench.py).
+# SQLAlchemy more than SQLite took to run it (bench/fetch_cost.py prints what each call costs).
 _PG_LOCK = sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY))
 _DELETE_LAPSED = sa.delete(gate_slot).where(gate_slot.c.lease_until < sa.bindparam("now"))
 _COUNT = sa.select(
