@@ -123,36 +123,37 @@ def acquire_slot(
             if hit is not None:
                 return hit
         _serialise(store, conn)
-        taken = conn.execute(
-            _TAKE,
-            {
-                "holder": holder,
-                "host": host,
-                "caller": caller,
-                "now": now,
-                "until": now + lease_seconds,
-                "global_cap": cap(limits.global_),
-                "host_cap": cap(limits.per_host),
-                "caller_cap": cap(limits.per_caller),
-            },
-        ).scalar_one_or_none()
-        if taken is not None:
-            return taken
-        # Refused. Lapsed slots (their holders died) never counted; clear them here, off the
-        # path every fetch takes, and say which gate is full and who holds it.
-        conn.execute(_DELETE_LAPSED, {"now": now})
-        total, on_host, by_caller = conn.execute(_COUNT, {"host": host, "caller": caller}).one()
-        gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
-            ("global", total, limits.global_, sa.true()),
-            ("host", on_host, limits.per_host, gate_slot.c.host == host),
-            ("caller", by_caller, limits.per_caller, gate_slot.c.caller == caller),
-        ]
-        # The insert counted the same rows in the same transaction: one gate is at its cap.
-        gate, scope = next((g, scope) for g, used, limit, scope in gates if used >= cap(limit))
-        slots = conn.execute(
-            sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
-        ).all()
-        return Full(gate, [(row.holder, row.lease_until) for row in slots])
+        take = {
+            "holder": holder,
+            "host": host,
+            "caller": caller,
+            "now": now,
+            "until": now + lease_seconds,
+            "global_cap": cap(limits.global_),
+            "host_cap": cap(limits.per_host),
+            "caller_cap": cap(limits.per_caller),
+        }
+        while True:
+            taken = conn.execute(_TAKE, take).scalar_one_or_none()
+            if taken is not None:
+                return taken
+            # Refused. Lapsed slots (their holders died) never counted; clear them here, off
+            # the path every fetch takes, and say which gate is full and who holds it.
+            conn.execute(_DELETE_LAPSED, {"now": now})
+            counts = conn.execute(_COUNT, {"host": host, "caller": caller}).one()
+            gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
+                ("global", counts[0], limits.global_, sa.true()),
+                ("host", counts[1], limits.per_host, gate_slot.c.host == host),
+                ("caller", counts[2], limits.per_caller, gate_slot.c.caller == caller),
+            ]
+            for gate, used, limit, scope in gates:
+                if used >= cap(limit):
+                    slots = conn.execute(
+                        sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
+                    ).all()
+                    return Full(gate, [(row.holder, row.lease_until) for row in slots])
+            # None is full any more: on PostgreSQL each statement reads what is committed when
+            # it starts, and a release (which takes no gate lock) came in between. Try again.
 
 
 def release_slot(store: Store, slot_id: int, cache: CacheEntry | None = None) -> None:
