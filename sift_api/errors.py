@@ -12,6 +12,7 @@ import structlog
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from sift_api.observe import route_template
 from sift_api.responses import JSONResponse
 from sift_fetch.errors import FetchError, Unavailable
 from sift_store.outage import is_outage, outage_reason
@@ -68,13 +69,9 @@ async def store_error_response(request: Request, exc: Exception) -> JSONResponse
     if not is_outage(exc):
         raise exc
     reason = outage_reason(exc)
-    log.warning("store.unavailable", route=_route(request), reason=reason)
+    log.warning("store.unavailable", route=route_template(request.scope), reason=reason)
     return error_response(request, Unavailable(reason))
 
 
 async def internal_response(_request: Request, _exc: Exception) -> JSONResponse:
     return JSONResponse(INTERNAL, status_code=500)
-
-
-def _route(request: Request) -> str:
-    return getattr(request.scope.get("route"), "path", "unmatched")

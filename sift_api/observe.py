@@ -13,6 +13,12 @@ from sift_fetch.logs import caller_fields, detail_fields
 log = structlog.get_logger("sift.api")
 
 
+def route_template(scope: Scope) -> str:
+    """The route's path template (`/v1/batch/{job_id}`), the one route label of logs and
+    metrics."""
+    return getattr(scope.get("route"), "path", "unmatched")
+
+
 class Observe:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -35,7 +41,7 @@ class Observe:
             await self.app(scope, receive, send_status)
         finally:
             elapsed = time.perf_counter() - started
-            route = getattr(scope.get("route"), "path", "unmatched")
+            route = route_template(scope)
             metrics.REQUESTS.labels(route, str(status)).inc()
             metrics.REQUEST_SECONDS.labels(route).observe(elapsed)
             state = scope.get("state", {})

@@ -79,13 +79,11 @@ async def _cached_or_fetched(
     key = cache_key(caller, checked.url, target)
     recent = rt.recent.get(key, time.time())
     if recent is not None:
-        metrics.FETCH_CACHE.labels("memory").inc()
-        return {**orjson.loads(recent), "cached": True}
+        return _from_cache(recent, "memory")
     slot = await rt.gates.acquire(checked.host, caller.name, batch=batch, cache_key=key)
     if isinstance(slot, CacheHit):
-        metrics.FETCH_CACHE.labels("store").inc()
         rt.recent.put(key, slot.envelope_json, slot.expires_at)
-        return {**orjson.loads(slot.envelope_json), "cached": True}
+        return _from_cache(slot.envelope_json, "store")
     metrics.FETCH_CACHE.labels("miss").inc()
     fetch_cfg = rt.config.fetch
     timeout = fetch_cfg.batch_total_timeout if batch else fetch_cfg.total_timeout
@@ -106,6 +104,11 @@ async def _cached_or_fetched(
         await rt.gates.release(slot, entry)
     rt.recent.put(key, entry.envelope_json, entry.now + entry.ttl)
     return envelope
+
+
+def _from_cache(envelope_json: str, source: str) -> dict[str, Any]:
+    metrics.FETCH_CACHE.labels(source).inc()
+    return {**orjson.loads(envelope_json), "cached": True}
 
 
 def _as_fetch_error(exc: Exception) -> FetchError:

@@ -124,19 +124,25 @@ def test_postgresql_out_of_reach_every_route_is_503_then_back(
     assert len(failed) == len(calls) + 1  # and /healthz
 
 
+def assert_writes_refused_reads_answer(
+    client: TestClient, site: LocalSite, job: str, reason: str
+) -> None:
+    """While the store takes no writes: a submit and a cancel are 503 for REASON, a finished
+    job still reads, and /healthz says the write probe fails."""
+    submit = client.post("/v1/batch", json={"targets": [{"url": site.url("/b")}]}, headers=auth())
+    assert_unavailable(submit, reason)
+    assert_unavailable(client.delete(f"/v1/batch/{job}", headers=auth()), reason)
+    assert_still_read(client, job)
+    assert_unhealthy(client, read="ok", write=reason)
+
+
 def test_sqlite_locked_writes_are_503_and_finished_results_still_read(
     make_client: MakeClient, site: LocalSite, log_lines: io.StringIO
 ) -> None:
     client = make_client()
     job = finished_job(client, site)
     with sqlite_locked(store_of(client)):
-        submit = client.post(
-            "/v1/batch", json={"targets": [{"url": site.url("/b")}]}, headers=auth()
-        )
-        assert_unavailable(submit, LOCKED)
-        assert_unavailable(client.delete(f"/v1/batch/{job}", headers=auth()), LOCKED)
-        assert_still_read(client, job)
-        assert_unhealthy(client, read="ok", write=LOCKED)
+        assert_writes_refused_reads_answer(client, site, job, LOCKED)
     assert client.get("/healthz").status_code == 200
     assert [line["reason"] for line in events(log_lines, "store.unavailable")] == [LOCKED] * 2
     touches = events(log_lines, "batch.touch.unavailable")
@@ -163,13 +169,7 @@ def test_postgresql_read_only_writes_are_503_and_finished_results_still_read(
     client = make_client(store={"url": pg_url})
     job = finished_job(client, site)
     with postgresql_read_only(store_of(client)):
-        submit = client.post(
-            "/v1/batch", json={"targets": [{"url": site.url("/b")}]}, headers=auth()
-        )
-        assert_unavailable(submit, READ_ONLY)
-        assert_unavailable(client.delete(f"/v1/batch/{job}", headers=auth()), READ_ONLY)
-        assert_still_read(client, job)
-        assert_unhealthy(client, read="ok", write=READ_ONLY)
+        assert_writes_refused_reads_answer(client, site, job, READ_ONLY)
     assert client.get("/healthz").status_code == 200
     touches = events(log_lines, "batch.touch.unavailable")
     assert [line["reason"] for line in touches] == [READ_ONLY] * 2

@@ -43,11 +43,19 @@ def _site(on_slow: Any) -> LocalSite:
     return LocalSite({"/a": page("first"), "/slow": slow, "/c": page("third")})
 
 
-def _assert_done_once_each(store: Store, job_id: str, site: LocalSite) -> None:
-    view = job(store, job_id)
+def _assert_job_done_once_each(
+    tmp_path: Path, site: LocalSite, store: Store, worker_store: Store
+) -> None:
+    """A job of the site's three pages, submitted on STORE and drained by a worker on
+    WORKER_STORE (the outage happens on its way), ends done, each page fetched exactly once."""
+    config = make_config(tmp_path, [site.port])
+    urls = [site.url("/a"), site.url("/slow"), site.url("/c")]
+    sub = submit(store, new_targets(urls), now=time.time())
+    run_pipeline_worker(config, worker_store, finished(store, sub.job_id), settings=SETTINGS)
+    view = job(store, sub.job_id)
     assert view.status == "done", [(t.status, t.outcome, t.error) for t in view.targets]
     assert [t.outcome for t in view.targets] == ["ok", "ok", "ok"]
-    assert site.hits == ["/a", "/slow", "/c"]  # every target fetched exactly once
+    assert site.hits == ["/a", "/slow", "/c"]
 
 
 def test_postgresql_away_mid_target_loses_nothing(tmp_path: Path, pg_url: str) -> None:
@@ -64,13 +72,7 @@ def test_postgresql_away_mid_target_loses_nothing(tmp_path: Path, pg_url: str) -
 
     try:
         with _site(cut_for_a_while) as site:
-            config = make_config(tmp_path, [site.port])
-            urls = [site.url("/a"), site.url("/slow"), site.url("/c")]
-            sub = submit(direct, new_targets(urls), now=time.time())
-            run_pipeline_worker(
-                config, through_proxy, finished(direct, sub.job_id), settings=SETTINGS
-            )
-            _assert_done_once_each(direct, sub.job_id, site)
+            _assert_job_done_once_each(tmp_path, site, direct, through_proxy)
         assert cut_at, "the outage was never staged"
     finally:
         through_proxy.dispose()
@@ -94,10 +96,4 @@ def test_sqlite_disk_full_mid_target_loses_nothing(tmp_path: Path, sqlite_store:
         threading.Timer(3.0, lambda: max_pages.__setitem__(0, 1 << 30)).start()
 
     with _site(fill_for_a_while) as site:
-        config = make_config(tmp_path, [site.port])
-        urls = [site.url("/a"), site.url("/slow"), site.url("/c")]
-        sub = submit(sqlite_store, new_targets(urls), now=time.time())
-        run_pipeline_worker(
-            config, sqlite_store, finished(sqlite_store, sub.job_id), settings=SETTINGS
-        )
-        _assert_done_once_each(sqlite_store, sub.job_id, site)
+        _assert_job_done_once_each(tmp_path, site, sqlite_store, sqlite_store)

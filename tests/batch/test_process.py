@@ -100,32 +100,40 @@ def wait_for(check: Callable[[], bool]) -> None:
         time.sleep(0.02)
 
 
-def test_sigkill_mid_target_then_a_new_worker(
-    tmp_path: Path, store: Store, site: LocalSite
-) -> None:
+def killed_mid_slow(
+    tmp_path: Path, store: Store, site: LocalSite, paths: list[str]
+) -> tuple[Path, Path, str]:
+    """A job of PATHS whose worker process is SIGKILLed while it fetches /slow: the config, the
+    metrics directory and the job id."""
     config = write_config(tmp_path, store, site.port)
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
-    paths = ["/a", "/slow", "/b", "/c"]
-    sub = submit(store, new_targets([site.url(p) for p in paths]), now=time.time())
-
+    job_id = submit(store, new_targets([site.url(p) for p in paths]), now=time.time()).job_id
     first = WorkerProc(config, metrics_dir, tmp_path / "first.log")
-    wait_for(lambda: site.count("/slow") == 1)  # target 1 is on the wire
+    wait_for(lambda: site.count("/slow") == 1)  # /slow is on the wire
     assert first.signal(signal.SIGKILL) == -signal.SIGKILL
+    return config, metrics_dir, job_id
+
+
+def test_sigkill_mid_target_then_a_new_worker(
+    tmp_path: Path, store: Store, site: LocalSite
+) -> None:
+    paths = ["/a", "/slow", "/b", "/c"]
+    config, metrics_dir, job_id = killed_mid_slow(tmp_path, store, site, paths)
 
     second = WorkerProc(config, metrics_dir, tmp_path / "second.log")
 
     def job_ended() -> bool:
-        view = get_job(store, sub.job_id, caller="alice")
+        view = get_job(store, job_id, caller="alice")
         return view is not None and view.status not in ("queued", "running")
 
     wait_for(job_ended)
-    view = get_job(store, sub.job_id, caller="alice")
+    view = get_job(store, job_id, caller="alice")
     assert view is not None
     assert (view.status, view.error, view.targets_done) == ("failed", RESTART, 2)
     assert [t.status for t in view.targets] == ["done", "failed", "pending", "pending"]
     assert view.targets[1].outcome == RESTART
-    done = get_target(store, sub.job_id, 0, caller="alice")
+    done = get_target(store, job_id, 0, caller="alice")
     assert done is not None and "a" in json.loads(done.result or "")["content"]
 
     # The new worker is alive and working: it drains the next job, and stops cleanly on
@@ -164,13 +172,7 @@ def test_sigkill_mid_target_then_a_new_worker(
 def test_a_killed_workers_gate_slot_frees_at_once_for_its_host(
     tmp_path: Path, store: Store, site: LocalSite
 ) -> None:
-    config_path = write_config(tmp_path, store, site.port)
-    metrics_dir = tmp_path / "metrics"
-    metrics_dir.mkdir()
-    submit(store, new_targets([site.url("/slow")]), now=time.time())
-    worker = WorkerProc(config_path, metrics_dir, tmp_path / "worker.log")
-    wait_for(lambda: site.count("/slow") == 1)  # the worker holds the host's slot
-    assert worker.signal(signal.SIGKILL) == -signal.SIGKILL
+    config_path, _, _ = killed_mid_slow(tmp_path, store, site, ["/slow"])
     assert len(slot_holders(store)) == 1  # killed mid-fetch: nothing released it
 
     # An interactive fetch of that host, where the dead worker's slot is the host's only one:
