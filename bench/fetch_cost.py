@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +45,18 @@ class TimedStore(Store):
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.calls: Counter[str] = Counter()
 
-    async def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        def timed(store: Store, *args: Any, **kwargs: Any) -> Any:
+    async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], Any]) -> Any:
+        name = getattr(call, "func", call).__name__  # the store function, in its partial
+
+        def timed() -> Any:
             started = time.thread_time()
             try:
-                return fn(store, *args, **kwargs)
+                return call()
             finally:
-                self.seconds[fn.__name__] += time.thread_time() - started
-                self.calls[fn.__name__] += 1
+                self.seconds[name] += time.thread_time() - started
+                self.calls[name] += 1
 
-        return await super().run(timed, *args, **kwargs)
+        return await super()._run_on(threads, timed)
 
 
 async def measure(label: str, call: Callable[[int], Awaitable[object]], n: int) -> None:

@@ -61,7 +61,7 @@ class Gates:
         it has one; Busy, with a true retry_after, if neither."""
         await self._release_unreleased()
         while True:
-            got = await self._store.run(
+            got = await self._store.run_write(
                 acquire_slot,
                 holder=self.holder,
                 host=host,
@@ -106,7 +106,7 @@ class Gates:
                 continue
             try:
                 now = time.time()
-                await self._store.run(
+                await self._store.run_write(
                     renew_holder,
                     self.holder,
                     now,

@@ -84,7 +84,7 @@ async def best_effort(store: Store, event: str, fn: Callable[..., object], /, *a
     returned, not raised. Shielded, so a cancelled request still gives its slot back."""
     with anyio.CancelScope(shield=True):
         try:
-            await store.run(fn, *args)
+            await store.run_write(fn, *args)
         except Exception as exc:
             if not is_outage(exc):
                 raise
