@@ -45,6 +45,10 @@ fetch_cache_total = sa.Table(
 # plenty, and a hot entry then costs one write a second instead of a write per hit.
 TOUCH_GRANULARITY = 1.0
 _EVICT_BATCH = 64
+# A cache over its budget frees down to this share of it, not just under it: a full cache then
+# evicts once every few hundred puts rather than on every put (an eviction was a third of the
+# store's work a fetch under bench/fetch_bench.py once the cache had filled).
+LOW_WATER = 15 / 16
 
 # The statements every fetch runs, built once: building and keying a statement per call cost
 # SQLAlchemy more than SQLite took to run it (bench/fetch_cost.py prints what each call costs).
@@ -131,9 +135,9 @@ def cache_put(
 
 
 def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
-    """Store (or replace) the entry inside CONN's write transaction, then evict until the cache
-    fits its budget: expired entries first, then least recently used. An envelope bigger than
-    the whole budget is not cached."""
+    """Store (or replace) the entry inside CONN's write transaction; a cache over its budget
+    then evicts down to LOW_WATER of it: expired entries first, then least recently used. An
+    envelope bigger than the whole budget is not cached."""
     nbytes = len(entry.envelope_json.encode())
     if nbytes > entry.max_bytes:
         return
@@ -151,7 +155,8 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
     conn.execute(_UPSERT[dialect], row)
     total += nbytes - (old or 0)
     if total > entry.max_bytes:
-        total -= _evict(conn, total - entry.max_bytes, keep=entry.key, now=entry.now)
+        excess = total - int(entry.max_bytes * LOW_WATER)
+        total -= _evict(conn, excess, keep=entry.key, now=entry.now)
     _set_total(conn, total)
 
 

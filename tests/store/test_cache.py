@@ -84,12 +84,24 @@ def test_least_recently_used_goes_first_over_the_budget(store: Store) -> None:
     cache_put(store, "d", "standard", _env("d"), 600, budget, T0 + 11)
     assert _keys(store) == {"a", "c", "d"}
     cache_put(store, "e", "standard", _env("e", 200), 600, budget, T0 + 12)
-    assert _keys(store) == {"d", "e"}  # c then a: freed just enough, in LRU order
+    assert _keys(store) == {"d", "e"}  # c then a, in LRU order, to under the low-water mark
     assert cache_bytes(store) == 300 == _row_bytes(store)
 
 
+def test_a_full_cache_frees_down_to_its_low_water_mark(store: Store) -> None:
+    budget = 1600  # sixteen entries of 100 bytes
+    for i in range(17):
+        cache_put(store, f"k{i:02}", "standard", _env(str(i)), 600, budget, T0 + i)
+    # The 17th put went over: it freed two entries (down to 1500 = 15/16 of the budget), not one,
+    assert _keys(store) == {f"k{i:02}" for i in range(2, 17)}
+    # so the next put fits without evicting anything.
+    cache_put(store, "k17", "standard", _env("17"), 600, budget, T0 + 17)
+    assert len(_keys(store)) == 16
+    assert cache_bytes(store) == budget == _row_bytes(store)
+
+
 def test_expired_entries_are_evicted_before_live_ones(store: Store) -> None:
-    budget = 300
+    budget = 320  # its low-water mark, 300, holds three entries
     cache_put(store, "old-live", "standard", _env("1"), 600, budget, T0)
     cache_put(store, "new-dead", "standard", _env("2"), 5, budget, T0 + 1)
     cache_put(store, "x", "standard", _env("3"), 600, budget, T0 + 2)
