@@ -166,6 +166,11 @@ KINDS = ("lost_result", "double_fetch", "stuck_job", "wrong_status")
 # 2. Slot freeing
 
 
+async def give_back(gates: Gates, slot: int) -> None:
+    gates.release(slot)
+    await gates.aclose()
+
+
 def slot_freeing(kind: str, rounds: int, tmp: Path) -> None:
     local_ms: list[float] = []
     remote_s: list[float] = []
@@ -190,7 +195,7 @@ def slot_freeing(kind: str, rounds: int, tmp: Path) -> None:
                 gates = Gates(store, FetchConfig(per_host=1), process_name())
                 slot = anyio.run(partial(gates.acquire, "127.0.0.1", "other", batch=False))
                 local_ms.append((time.monotonic() - killed) * 1000)
-                anyio.run(gates.release, slot)
+                anyio.run(give_back, gates, slot)
     print(
         f"  {kind:10} slot of a SIGKILLed worker free: on its host after "
         f"{statistics.median(local_ms):.0f} ms (median of {len(local_ms)}), elsewhere after "

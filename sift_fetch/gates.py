@@ -6,11 +6,16 @@ RENEW_SECONDS, so a process that dies frees its slots within SLOT_LEASE_SECONDS,
 dead process on this host is noticed sooner: its slots are reaped when they are in the way and
 when a new process starts (a restarted process frees its previous incarnation's slots).
 
+A slot is given back without making its caller wait: the write (with the fetch's cache entry)
+rides on this process's next acquire, whose transaction gives back before it counts, or a flush
+task does it at once; either way, one transaction.
+
 A batch target never takes a gate's last free slot: interactive requests always find one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import anyio
@@ -24,9 +29,10 @@ from sift_store.engine import Store
 from sift_store.gates import (
     Full,
     GateLimits,
+    Release,
     acquire_slot,
     release_holders,
-    release_slot,
+    release_slots,
     renew_holder,
     slot_holders,
 )
@@ -50,28 +56,37 @@ class Gates:
         self._limits = GateLimits(fetch.global_, fetch.per_host, fetch.per_caller)
         self.holder = holder
         self._held = 0
-        # Slots whose release met a store outage: released again at the next chance, and
+        # Slots given back but not yet written. The caller answers without waiting for the
+        # write: the next acquire writes them in its own transaction, or the flush task does.
+        # A write lost to a store outage leaves its slots here (their cache entries dropped),
         # never renewed meanwhile, so at worst they lapse.
-        self._unreleased: set[int] = set()
+        self._pending: list[Release] = []
+        self._flushing: asyncio.Task[None] | None = None
 
     async def acquire(
         self, host: str, caller: str, *, batch: bool, cache_key: str | None = None
     ) -> int | CacheHit:
         """A slot for one fetch of HOST by CALLER, or the cache's envelope under CACHE_KEY if
         it has one; Busy, with a true retry_after, if neither."""
-        await self._release_unreleased()
+        releases = self._take_pending()
         while True:
-            got = await self._store.run_write(
-                acquire_slot,
-                holder=self.holder,
-                host=host,
-                caller=caller,
-                limits=self._limits,
-                lease_seconds=SLOT_LEASE_SECONDS,
-                now=time.time(),
-                headroom=1 if batch else 0,
-                cache_key=cache_key,
-            )
+            try:
+                got = await self._store.run_write(
+                    acquire_slot,
+                    holder=self.holder,
+                    host=host,
+                    caller=caller,
+                    limits=self._limits,
+                    lease_seconds=SLOT_LEASE_SECONDS,
+                    now=time.time(),
+                    headroom=1 if batch else 0,
+                    cache_key=cache_key,
+                    releases=releases,
+                )
+            except BaseException:
+                self._keep_pending(releases)
+                raise
+            releases = []
             if isinstance(got, CacheHit):
                 return got
             if not isinstance(got, Full):
@@ -84,24 +99,42 @@ class Gates:
                     retry_after=retry_after(got, time.time()),
                 )
 
-    async def release(self, slot: int, cache: CacheEntry | None = None) -> None:
-        """Give SLOT back, caching what its fetch got in the same transaction; an outage loses
-        the cache entry, and the slot is released again at the next chance."""
+    def release(self, slot: int, cache: CacheEntry | None = None) -> None:
+        """Give SLOT back, caching what its fetch got in the same transaction, without waiting
+        for the write (it follows at once, or rides on the next acquire's transaction)."""
         self._held -= 1
-        args = (slot, cache)
-        if not await best_effort(self._store, "gate.release.unavailable", release_slot, *args):
-            self._unreleased.add(slot)
+        self._pending.append(Release(slot, cache))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self.flush())
 
-    async def _release_unreleased(self) -> None:
-        for slot in list(self._unreleased):
-            if await best_effort(self._store, "gate.release.unavailable", release_slot, slot):
-                self._unreleased.discard(slot)
+    async def flush(self) -> None:
+        """Write what was given back; an outage keeps it pending for the next chance."""
+        while releases := self._take_pending():
+            written = await best_effort(
+                self._store, "gate.release.unavailable", release_slots, releases
+            )
+            if not written:
+                self._keep_pending(releases)
+                return
+
+    async def aclose(self) -> None:
+        """Write what is still pending (a process that stops gives its slots back)."""
+        if self._flushing is not None:
+            await self._flushing
+        await self.flush()
+
+    def _take_pending(self) -> list[Release]:
+        releases, self._pending = self._pending, []
+        return releases
+
+    def _keep_pending(self, releases: list[Release]) -> None:
+        self._pending.extend(Release(release.slot) for release in releases)
 
     async def keep(self) -> None:
         """Renew this process's slots every RENEW_SECONDS, until cancelled."""
         while True:
             await anyio.sleep(RENEW_SECONDS)
-            await self._release_unreleased()
+            await self.flush()
             if not self._held:
                 continue
             try:
@@ -111,7 +144,7 @@ class Gates:
                     self.holder,
                     now,
                     now + SLOT_LEASE_SECONDS,
-                    frozenset(self._unreleased),
+                    frozenset(release.slot for release in self._pending),
                 )
             except Exception as exc:
                 # Keep renewing: a store that stays away longer than a lease loses our slots

@@ -99,9 +99,9 @@ async def _cached_or_fetched(
             time.time(),
         )
     finally:
-        # One transaction gives the slot back and caches the envelope; the envelope is the
-        # caller's whatever happens to the cache.
-        await rt.gates.release(slot, entry)
+        # One transaction gives the slot back and caches the envelope, after the caller has
+        # its answer; the envelope is the caller's whatever happens to the cache.
+        rt.gates.release(slot, entry)
     rt.recent.put(key, entry.envelope_json, entry.now + entry.ttl)
     return envelope
 

@@ -62,6 +62,7 @@ class Runtime:
         )
 
     async def aclose(self) -> None:
+        await self.gates.aclose()
         await self.http.aclose()
         await self.digest_client.aclose()
         self.pool.close()

@@ -7,7 +7,7 @@ renewed, and is deleted when it could be in the way (a gate that refuses).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -88,6 +88,14 @@ class GateLimits:
 
 
 @dataclass(frozen=True)
+class Release:
+    """A slot to give back, with the cache entry its fetch got, if any."""
+
+    slot: int
+    cache: CacheEntry | None = None
+
+
+@dataclass(frozen=True)
 class Full:
     """An acquire refused: which gate was full, and its slots' holders and lease ends."""
 
@@ -106,18 +114,22 @@ def acquire_slot(
     now: float,
     headroom: int = 0,
     cache_key: str | None = None,
+    releases: Sequence[Release] = (),
 ) -> int | Full | CacheHit:
-    """Take a slot for one fetch of HOST by CALLER, or say which gate is full.
+    """Give back RELEASES, then take a slot for one fetch of HOST by CALLER, or say which gate
+    is full.
 
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
     usable): a batch target passes 1, so it never takes a gate's last free slot. With
     CACHE_KEY, a live cache entry under it is the answer instead, and no slot is taken: a
-    fetch's whole first step is one transaction."""
+    fetch's whole first step is one transaction, and it writes what earlier fetches of this
+    process gave back too."""
 
     def cap(limit: int) -> int:
         return max(1, limit - headroom)
 
     with store.write() as conn:
+        _give_back(conn, store.dialect, releases)
         if cache_key is not None:
             hit = get_entry(conn, cache_key, now)
             if hit is not None:
@@ -156,13 +168,18 @@ def acquire_slot(
             # it starts, and a release (which takes no gate lock) came in between. Try again.
 
 
-def release_slot(store: Store, slot_id: int, cache: CacheEntry | None = None) -> None:
-    """Give the slot back, and cache what its fetch got in the same transaction; a slot that
+def release_slots(store: Store, releases: Sequence[Release]) -> None:
+    """Give the slots back, and cache what their fetches got, in one transaction; a slot that
     already lapsed and was reaped is fine."""
     with store.write() as conn:
-        conn.execute(_RELEASE, {"slot": slot_id})
-        if cache is not None:
-            put_entry(conn, store.dialect, cache)
+        _give_back(conn, store.dialect, releases)
+
+
+def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> None:
+    for release in releases:
+        conn.execute(_RELEASE, {"slot": release.slot})
+        if release.cache is not None:
+            put_entry(conn, dialect, release.cache)
 
 
 def release_holders(store: Store, holders: Collection[str]) -> int:

@@ -1,6 +1,7 @@
 """This process's side of the gates, on a real store: a dead process's slots free quickly (at once
 on its own host, within a lease elsewhere), a busy answer says when a slot can really free, and
-a release lost to an outage is done again rather than renewed forever."""
+a release is written after the caller goes on (by the next acquire, or at once), and one lost to
+an outage is done again rather than renewed."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ import time
 
 import anyio
 import pytest
+import sqlalchemy as sa
 
 from sift_fetch import gates as gates_module
 from sift_fetch.config import FetchConfig
 from sift_fetch.errors import Busy
 from sift_fetch.gates import Gates, retry_after
 from sift_fetch.identity import process_name
+from sift_store.cache import CacheEntry, cache_get
 from sift_store.engine import Store
-from sift_store.gates import Full, GateLimits, acquire_slot, live_slots, slot_holders
+from sift_store.gates import Full, GateLimits, acquire_slot, gate_slot, live_slots, slot_holders
+from tests.support.storefaults import sqlite_locked
 
 ONE_PER_HOST = FetchConfig(per_host=1)
 ELSEWHERE = "other-host|1|4242|cafe"  # a process on another host: never judged, only leased
@@ -106,3 +110,77 @@ def test_renewed_slots_outlive_their_lease_and_lapse_once_renewal_stops(
             await anyio.sleep(0.05)
 
     anyio.run(main)
+
+
+def test_a_release_is_written_after_the_caller_goes_on(store: Store) -> None:
+    gates = Gates(store, ONE_PER_HOST, process_name())
+
+    async def main() -> None:
+        slot = await gates.acquire("example.com", "alice", batch=False)
+        gates.release(slot)
+        assert slot_holders(store) == [gates.holder]  # nothing awaited yet: not written
+        await gates.aclose()
+        assert slot_holders(store) == []
+
+    anyio.run(main)
+
+
+def test_the_next_acquire_gives_back_what_is_pending_first(store: Store) -> None:
+    # One slot per host: had the pending release not been written in the acquire's own
+    # transaction, before its count, the second acquire would be refused.
+    gates = Gates(store, ONE_PER_HOST, process_name())
+    entry = CacheEntry("k", "standard", '{"content": "x"}', 60, 1 << 20, time.time())
+
+    async def main() -> None:
+        first = await gates.acquire("example.com", "alice", batch=False)
+        gates.release(first, entry)
+        second = await gates.acquire("example.com", "alice", batch=False)
+        assert second != first
+        assert cache_get(store, "k", time.time()) is not None
+        gates.release(second)
+        await gates.aclose()
+
+    anyio.run(main)
+    assert slot_holders(store) == []
+
+
+def test_a_release_lost_to_an_outage_is_never_renewed_and_written_at_the_next_chance(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gates_module, "RENEW_SECONDS", 0.05)
+    gates = Gates(sqlite_store, ONE_PER_HOST, process_name())
+    skipped: list[frozenset[int]] = []
+    renew = gates_module.renew_holder
+
+    def watched(store: Store, holder: str, now: float, until: float, skip: frozenset[int]) -> int:
+        skipped.append(skip)
+        return renew(store, holder, now, until, skip)
+
+    monkeypatch.setattr(gates_module, "renew_holder", watched)
+
+    async def main() -> None:
+        held = await gates.acquire("example.com", "alice", batch=False)
+        lost = await gates.acquire("example.org", "alice", batch=False)
+        with sqlite_locked(sqlite_store):
+            gates.release(lost)
+            await gates.flush()  # meets the lock: stays pending
+            assert _slots(sqlite_store) == {held, lost}
+            # Not a timed assertion: renewals that never came would hang here.
+            with anyio.fail_after(20):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(gates.keep)
+                    while len(skipped) < 2:
+                        await anyio.sleep(0.01)
+                    tg.cancel_scope.cancel()
+        assert all(skip == {lost} for skip in skipped)
+        await gates.flush()  # the store is back
+        assert _slots(sqlite_store) == {held}
+        gates.release(held)
+        await gates.aclose()
+
+    anyio.run(main)
+
+
+def _slots(store: Store) -> set[int]:
+    with store.read() as conn:
+        return set(conn.execute(sa.select(gate_slot.c.id)).scalars())

@@ -9,10 +9,11 @@ from sift_store.engine import Store
 from sift_store.gates import (
     Full,
     GateLimits,
+    Release,
     acquire_slot,
     live_slots,
     release_holders,
-    release_slot,
+    release_slots,
     renew_holder,
     slot_holders,
 )
@@ -74,8 +75,8 @@ def test_release_frees_the_slot(store: Store) -> None:
     slot = _acquire(store, limits=limits)
     assert slot is not None
     assert _acquire(store, limits=limits) is None
-    release_slot(store, slot)
-    release_slot(store, slot)  # twice is harmless
+    release_slots(store, [Release(slot)])
+    release_slots(store, [Release(slot)])  # twice is harmless
     assert live_slots(store, NOW) == 0
     assert _acquire(store, limits=limits) is not None
 
@@ -84,7 +85,7 @@ def test_slot_ids_are_never_reused(store: Store) -> None:
     # A late release from a process whose slot was reaped must not free a newer slot.
     first = _acquire(store)
     assert first is not None
-    release_slot(store, first)
+    release_slots(store, [Release(first)])
     second = _acquire(store)
     assert second is not None and second != first
 
@@ -164,7 +165,7 @@ def test_headroom_leaves_every_gate_one_slot(store: Store) -> None:
     assert interactive is not None
     # Globally the batch may fill all but the last slot, which stays interactive.
     assert _acquire(store, limits=limits, host="b", headroom=1) is None
-    release_slot(store, interactive)
+    release_slots(store, [Release(interactive)])
     assert _acquire(store, limits=limits, host="b", headroom=1) is not None
     assert _acquire(store, limits=limits, host="c") is not None
 
