@@ -21,10 +21,13 @@ import anyio
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
+from sift_store.checkpoint import Checkpointer
+
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # Threads for store calls from event loops: at least the PostgreSQL pool's connections (10 + 10),
 # so a call waits for a connection, never for a thread.
 STORE_THREADS = 20
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 T = TypeVar("T")
 
@@ -48,6 +51,9 @@ class Store:
         # Reentrant, so a write opened inside another fails as SQLite's busy timeout says,
         # instead of hanging.
         self._one_writer = threading.RLock() if self.is_sqlite else contextlib.nullcontext()
+        database = engine.url.database
+        on_disk = self.is_sqlite and database not in (None, "", ":memory:")
+        self._checkpointer = Checkpointer(engine) if on_disk else None
 
     @property
     def is_sqlite(self) -> bool:
@@ -87,6 +93,8 @@ class Store:
         return result
 
     def dispose(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self._threads.shutdown(wait=False)
         self._writer.shutdown(wait=False)
         self.engine.dispose()
@@ -107,6 +115,10 @@ def _sqlite_engine(url: str) -> Engine:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
+        # Commits never checkpoint: the store's Checkpointer thread does (sift_store.checkpoint),
+        # and a WAL that a burst grew is cut back to this size once it has been copied.
+        cur.execute("PRAGMA wal_autocheckpoint=0")
+        cur.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
