@@ -37,7 +37,7 @@ class Store:
         self.engine = engine
         self.dialect = engine.dialect.name
         self._threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="sift-store")
-        # On SQLite, writes wait for its one write lock anyway; see run_write.
+        # On SQLite the hot writes queue for its one write lock anyway; see run_write.
         self._writer = (
             ThreadPoolExecutor(1, thread_name_prefix="sift-store-write")
             if self.is_sqlite
@@ -81,9 +81,10 @@ class Store:
     async def run_write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """`run` for a call that is one short write transaction (the gate slots every fetch
         takes and gives back). On SQLite these take turns on one thread: they would queue for
-        SQLite's one write lock anyway, and threads queued for it cost the event loop the GIL
+        its one write lock anyway, and threads queued for it cost the event loop the GIL
         (bench/fetch_bench.py, raw fetches 8 at a time: 3.2 ms of CPU a request with the
-        shared threads, 2.9 ms with one writer thread)."""
+        shared threads, 2.9 ms with one writer thread). On PostgreSQL one thread measured no
+        better at 8 at a time and worse at 1, where a release and the next acquire overlap."""
         return await self._run_on(self._writer, partial(fn, self, *args, **kwargs))
 
     async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], T]) -> T:
