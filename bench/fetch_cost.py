@@ -104,6 +104,7 @@ async def run(config_path: Path, site: str, pages: list[str], n: int) -> None:
     for name, seconds in store.seconds.items():
         print(f"  store thread: {name:<24}{seconds / store.calls[name] * 1000:>8.3f} ms a call")
     await rt.aclose()
+    store.dispose()
 
 
 def main() -> None:

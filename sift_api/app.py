@@ -37,7 +37,6 @@ from sift_fetch.guard import Resolver
 from sift_fetch.http import Connector
 from sift_fetch.metrics import metrics_registry
 from sift_fetch.runtime import Runtime
-from sift_store.engine import Store
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -67,13 +66,12 @@ def create_app(
     *,
     resolver: Resolver | None = None,
     connector: Connector | None = None,
-    store: Store | None = None,
 ) -> Starlette:
     mcp = session_manager(config.mcp)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        runtime = Runtime.open(config, resolver=resolver, connector=connector, store=store)
+        runtime = Runtime.open(config, resolver=resolver, connector=connector)
         app.state.runtime = runtime
         try:
             async with mcp.run(), anyio.create_task_group() as background:

@@ -30,6 +30,8 @@ class Runtime:
     recent: Recent
     # For the operator's own LLM endpoint only: configured, trusted, so not behind the guard.
     digest_client: httpx.AsyncClient
+    # Whoever opened the store closes it: a runtime given one (a test's, a bench's) leaves it.
+    owns_store: bool = True
 
     @classmethod
     def open(
@@ -40,6 +42,7 @@ class Runtime:
         connector: Connector | None = None,
         store: Store | None = None,
     ) -> Runtime:
+        owns_store = store is None
         if store is None:
             store = open_store(config.store_url)
             migrate(store)
@@ -59,11 +62,15 @@ class Runtime:
             gates=gates,
             recent=Recent(min(RECENT_MAX_BYTES, fetch.cache_max_bytes)),
             digest_client=httpx.AsyncClient(trust_env=False, timeout=config.digest.timeout),
+            owns_store=owns_store,
         )
 
     async def aclose(self) -> None:
-        await self.gates.aclose()
-        await self.http.aclose()
-        await self.digest_client.aclose()
-        self.pool.close()
-        self.store.dispose()
+        try:
+            await self.gates.aclose()
+        finally:
+            await self.http.aclose()
+            await self.digest_client.aclose()
+            self.pool.close()
+            if self.owns_store:
+                self.store.dispose()

@@ -146,9 +146,6 @@ def run_pipeline_worker(
                     await eventually(until)
                     stop.set()
         finally:
-            # The runtime shares the test's store: close its HTTP client and pool only.
-            await rt.http.aclose()
-            await rt.digest_client.aclose()
-            rt.pool.close()
+            await rt.aclose()  # the test's store stays open
 
     anyio.run(main)
