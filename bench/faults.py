@@ -168,7 +168,7 @@ KINDS = ("lost_result", "double_fetch", "stuck_job", "wrong_status")
 
 async def give_back(gates: Gates, slot: int) -> None:
     gates.release(slot)
-    await gates.aclose()
+    await gates.flush()
 
 
 def slot_freeing(kind: str, rounds: int, tmp: Path) -> None:

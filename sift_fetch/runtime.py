@@ -67,7 +67,7 @@ class Runtime:
 
     async def aclose(self) -> None:
         try:
-            await self.gates.aclose()
+            await self.gates.flush()
         finally:
             await self.http.aclose()
             await self.digest_client.aclose()

@@ -50,7 +50,9 @@ def test_second_fetch_is_cached_and_not_refetched(client: TestClient, site: Loca
 def test_another_process_finds_the_entry_in_the_shared_cache(
     make_client: MakeClient, site: LocalSite
 ) -> None:
-    first = post(make_client(), {"url": site.url("/article")}).json()
+    one = make_client()
+    first = post(one, {"url": site.url("/article")}).json()
+    written(one)
     # A second app on the same store: nothing in its memory, the entry in the store.
     second = post(make_client(), {"url": site.url("/article")}).json()
     assert first["cached"] is False and second["cached"] is True
@@ -68,11 +70,18 @@ def test_metrics_say_where_answers_came_from(make_client: MakeClient, site: Loca
     before = counts()
     for client in (first, first, second):  # a miss, then memory, then the shared store
         assert post(client, {"url": site.url("/notes.txt")}).status_code == 200
+        written(client)
     assert [after - was for after, was in zip(counts(), before, strict=True)] == [1, 1, 1]
     assert site.count("/notes.txt") == 1
 
 
 SOURCES = ("miss", "memory", "store")
+
+
+def written(client: TestClient) -> None:
+    """Wait until what CLIENT's fetches gave back (slots, cache entries), which is written after
+    each answer, is in the store, for another process to see."""
+    client.portal.call(client.app.state.runtime.gates.flush)  # type: ignore[attr-defined,union-attr]
 
 
 def _sample(metrics_text: str, series: str) -> float:

@@ -100,5 +100,9 @@ def _reset(sock: socket.socket) -> None:
     # SO_LINGER 0: close with RST, as a dead peer looks, not a polite FIN.
     with suppress(OSError):
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    # A pump blocked in recv() on this socket keeps it alive through close(), so no RST would
+    # go out and the peer would wait for an answer forever; shutting reads down wakes it first.
+    with suppress(OSError):
+        sock.shutdown(socket.SHUT_RD)
     with suppress(OSError):
         sock.close()
