@@ -18,6 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from sift_store.engine import Store
 from sift_store.meta import metadata
+from sift_store.prepared import Prepared
 
 fetch_cache = sa.Table(
     "fetch_cache",
@@ -50,23 +51,26 @@ _EVICT_BATCH = 64
 # store's work a fetch under bench/fetch_bench.py once the cache had filled).
 LOW_WATER = 15 / 16
 
-# The statements every fetch runs, built once: building and keying a statement per call cost
-# SQLAlchemy more than SQLite took to run it (bench/fetch_cost.py prints what each call costs).
-_GET = sa.select(fetch_cache.c.envelope, fetch_cache.c.expires_at, fetch_cache.c.last_used).where(
-    fetch_cache.c.key == sa.bindparam("entry_key")
+# The statements every fetch runs (sift_store.prepared).
+_GET = Prepared(
+    sa.select(fetch_cache.c.envelope, fetch_cache.c.expires_at, fetch_cache.c.last_used).where(
+        fetch_cache.c.key == sa.bindparam("entry_key")
+    )
 )
-_TOUCH = (
+_TOUCH = Prepared(
     sa.update(fetch_cache)
     .where(
         fetch_cache.c.key == sa.bindparam("entry_key"), fetch_cache.c.last_used < sa.bindparam("at")
     )
     .values(last_used=sa.bindparam("at"))
 )
-_OLD_SIZE = sa.select(fetch_cache.c.nbytes).where(fetch_cache.c.key == sa.bindparam("entry_key"))
-_LOCK_TOTAL = (
+_OLD_SIZE = Prepared(
+    sa.select(fetch_cache.c.nbytes).where(fetch_cache.c.key == sa.bindparam("entry_key"))
+)
+_LOCK_TOTAL = Prepared(
     sa.select(fetch_cache_total.c.nbytes).where(fetch_cache_total.c.id == 1).with_for_update()
 )
-_SET_TOTAL = (
+_SET_TOTAL = Prepared(
     sa.update(fetch_cache_total)
     .where(fetch_cache_total.c.id == 1)
     .values(nbytes=sa.bindparam("total"))
@@ -74,11 +78,13 @@ _SET_TOTAL = (
 _REPLACED = ("caller_class", "envelope", "nbytes", "created_at", "expires_at", "last_used")
 
 
-def _upsert(insert: Any) -> Any:
+def _upsert(insert: Any) -> Prepared:
     statement = insert(fetch_cache)
-    return statement.on_conflict_do_update(
-        index_elements=[fetch_cache.c.key],
-        set_={name: statement.excluded[name] for name in _REPLACED},
+    return Prepared(
+        statement.on_conflict_do_update(
+            index_elements=[fetch_cache.c.key],
+            set_={name: statement.excluded[name] for name in _REPLACED},
+        )
     )
 
 
@@ -100,12 +106,15 @@ def cache_get(store: Store, key: str, now: float) -> CacheHit | None:
 
 def get_entry(conn: Connection, key: str, now: float) -> CacheHit | None:
     """`cache_get` inside CONN's write transaction; a hit marks the entry used."""
-    row = conn.execute(_GET, {"entry_key": key}).first()
-    if row is None or row.expires_at <= now:
+    row = _GET.first(conn, {"entry_key": key})
+    if row is None:
         return None
-    if now - row.last_used >= TOUCH_GRANULARITY:
-        conn.execute(_TOUCH, {"entry_key": key, "at": now})
-    return CacheHit(row.envelope, row.expires_at)
+    envelope, expires_at, last_used = row
+    if expires_at <= now:
+        return None
+    if now - last_used >= TOUCH_GRANULARITY:
+        _TOUCH.run(conn, {"entry_key": key, "at": now})
+    return CacheHit(envelope, expires_at)
 
 
 @dataclass(frozen=True)
@@ -142,7 +151,7 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
     if nbytes > entry.max_bytes:
         return
     total = _lock_total(conn)
-    old = conn.execute(_OLD_SIZE, {"entry_key": entry.key}).scalar_one_or_none()
+    old = _OLD_SIZE.first(conn, {"entry_key": entry.key})
     row = {
         "key": entry.key,
         "caller_class": entry.caller_class,
@@ -152,8 +161,8 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
         "expires_at": entry.now + entry.ttl,
         "last_used": entry.now,
     }
-    conn.execute(_UPSERT[dialect], row)
-    total += nbytes - (old or 0)
+    _UPSERT[dialect].run(conn, row)
+    total += nbytes - (old[0] if old else 0)
     if total > entry.max_bytes:
         excess = total - int(entry.max_bytes * LOW_WATER)
         total -= _evict(conn, excess, keep=entry.key, now=entry.now)
@@ -183,11 +192,11 @@ def cache_bytes(store: Store) -> int:
 
 def _lock_total(conn: Connection) -> int:
     # FOR UPDATE is dropped by SQLAlchemy on SQLite, where the write transaction is the lock.
-    return conn.execute(_LOCK_TOTAL).scalar_one()
+    return int(_LOCK_TOTAL.first(conn)[0])
 
 
 def _set_total(conn: Connection, total: int) -> None:
-    conn.execute(_SET_TOTAL, {"total": total})
+    _SET_TOTAL.run(conn, {"total": total})
 
 
 def _evict(conn: Connection, excess: int, *, keep: str, now: float) -> int:

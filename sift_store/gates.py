@@ -17,6 +17,7 @@ from sqlalchemy import Connection
 from sift_store.cache import CacheEntry, CacheHit, get_entry, put_entry
 from sift_store.engine import Store
 from sift_store.meta import metadata
+from sift_store.prepared import Prepared
 
 gate_slot = sa.Table(
     "gate_slot",
@@ -39,9 +40,8 @@ gate_slot = sa.Table(
 # Serialises acquires across processes on PostgreSQL (SQLite has BEGIN IMMEDIATE for that).
 PG_GATE_LOCK_KEY = int.from_bytes(b"sift:gat", "big")
 
-# The statements every fetch runs, built once: building and keying a statement per call cost
-# SQLAlchemy more than SQLite took to run it (bench/fetch_cost.py prints what each call costs).
-_PG_LOCK = sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY))
+# The statements every fetch runs (sift_store.prepared), and those only a refusal runs.
+_PG_LOCK = Prepared(sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY)))
 _DELETE_LAPSED = sa.delete(gate_slot).where(gate_slot.c.lease_until < sa.bindparam("now"))
 _COUNT = sa.select(
     sa.func.count(),
@@ -59,7 +59,7 @@ def _live(*where: Any) -> Any:
 _HOST = sa.bindparam("host", type_=sa.Text())
 _CALLER = sa.bindparam("caller", type_=sa.Text())
 # The whole acquire in one statement: insert the slot only where every gate has room.
-_TAKE = (
+_TAKE = Prepared(
     sa.insert(gate_slot)
     .from_select(
         ["holder", "host", "caller", "acquired_at", "lease_until"],
@@ -77,7 +77,7 @@ _TAKE = (
     )
     .returning(gate_slot.c.id)
 )
-_RELEASE = sa.delete(gate_slot).where(gate_slot.c.id == sa.bindparam("slot"))
+_RELEASE = Prepared(sa.delete(gate_slot).where(gate_slot.c.id == sa.bindparam("slot")))
 
 
 @dataclass(frozen=True)
@@ -146,9 +146,9 @@ def acquire_slot(
             "caller_cap": cap(limits.per_caller),
         }
         while True:
-            taken = conn.execute(_TAKE, take).scalar_one_or_none()
+            taken = _TAKE.first(conn, take)
             if taken is not None:
-                return taken
+                return int(taken[0])
             # Refused. Lapsed slots (their holders died) never counted; clear them here, off
             # the path every fetch takes, and say which gate is full and who holds it.
             conn.execute(_DELETE_LAPSED, {"now": now})
@@ -177,7 +177,7 @@ def release_slots(store: Store, releases: Sequence[Release]) -> None:
 
 def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> None:
     for release in releases:
-        conn.execute(_RELEASE, {"slot": release.slot})
+        _RELEASE.run(conn, {"slot": release.slot})
         if release.cache is not None:
             put_entry(conn, dialect, release.cache)
 
@@ -228,4 +228,4 @@ def _serialise(store: Store, conn: Connection) -> None:
     if not store.is_sqlite:
         # Transaction-scoped: released by the commit that makes our insert visible, so the
         # next acquirer's count (a fresh READ COMMITTED snapshot) includes it.
-        conn.execute(_PG_LOCK)
+        _PG_LOCK.first(conn)
