@@ -28,6 +28,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.text import markdown_headings
+from sift_fetch.render.title import head_title, title_text
 
 EXTRACT_OPTIONS: dict[str, Any] = {
     # Markdown is written here from trafilatura's element tree (_block_markdown). Asking it for
@@ -105,9 +106,6 @@ _BLOCK = frozenset(
         "menu",
     }
 )
-# A <title> is in the head, near the start; a page with none is not read to its end for one.
-TITLE_SCAN_CHARS = 64 * 1024
-_TITLE_STEP = 2 * 1024  # most titles end in the first 2 KiB; a smaller step costs more calls
 _HEADING_LEVEL = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _CELL = frozenset({"td", "th"})
 # trafilatura costs about 60 µs per element (measured on a synthetic 60,000-element page: 3.4 s).
@@ -153,25 +151,7 @@ def element_count(tree: HtmlElement) -> int:
 
 
 def page_title(tree: HtmlElement) -> str | None:
-    return _title_text(extract_title(tree) or "")
-
-
-def head_title(text: str) -> str | None:
-    """The page's own <title>, read incrementally up to it: raw mode answers with the body as
-    sent, and parsing a whole page for its title cost more than the rest of a raw fetch."""
-    parser = etree.HTMLPullParser(events=("start", "end"), tag=("title", "body"))
-    for start in range(0, min(len(text), TITLE_SCAN_CHARS), _TITLE_STEP):
-        parser.feed(text[start : start + _TITLE_STEP])
-        for event, el in parser.read_events():
-            if el.tag == "body":
-                return None
-            if event == "end":
-                return _title_text("".join(el.itertext()))
-    return None
-
-
-def _title_text(title: str) -> str | None:
-    return " ".join(title.split())[:300].rstrip() or None
+    return title_text(extract_title(tree) or "")
 
 
 def _hidden(el: HtmlElement) -> bool:
