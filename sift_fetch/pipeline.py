@@ -93,7 +93,7 @@ async def _cached_or_fetched(
         entry = CacheEntry(
             key,
             caller.cls,
-            orjson.dumps(envelope).decode(),
+            orjson.dumps(envelope),
             fetch_cfg.cache_ttl,
             fetch_cfg.cache_max_bytes,
             time.time(),
@@ -106,7 +106,7 @@ async def _cached_or_fetched(
     return envelope
 
 
-def _from_cache(envelope_json: str, source: str) -> dict[str, Any]:
+def _from_cache(envelope_json: bytes, source: str) -> dict[str, Any]:
     metrics.FETCH_CACHE.labels(source).inc()
     return {**orjson.loads(envelope_json), "cached": True}
 

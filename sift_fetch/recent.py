@@ -19,12 +19,12 @@ RECENT_MAX_BYTES = 16 * 1024 * 1024
 class Recent:
     def __init__(self, max_bytes: int = RECENT_MAX_BYTES) -> None:
         self._max_bytes = max_bytes
-        self._entries: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[bytes, float]] = OrderedDict()
         self._bytes = 0
         # A worker runs its loops on threads of their own.
         self._lock = threading.Lock()
 
-    def get(self, key: str, now: float) -> str | None:
+    def get(self, key: str, now: float) -> bytes | None:
         """The envelope JSON under KEY, unless missing or expired at NOW."""
         with self._lock:
             entry = self._entries.get(key)
@@ -37,7 +37,7 @@ class Recent:
             self._entries.move_to_end(key)
             return envelope_json
 
-    def put(self, key: str, envelope_json: str, expires_at: float) -> None:
+    def put(self, key: str, envelope_json: bytes, expires_at: float) -> None:
         size = len(envelope_json)
         if size > self._max_bytes:
             return

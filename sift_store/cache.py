@@ -25,7 +25,8 @@ fetch_cache = sa.Table(
     metadata,
     sa.Column("key", sa.Text(), primary_key=True),
     sa.Column("caller_class", sa.Text(), nullable=False),
-    sa.Column("envelope", sa.Text(), nullable=False),
+    # UTF-8 JSON as the encoder made it: text would be decoded and encoded again on each side.
+    sa.Column("envelope", sa.LargeBinary(), nullable=False),
     sa.Column("nbytes", sa.Integer(), nullable=False),
     sa.Column("created_at", sa.Double(), nullable=False),
     sa.Column("expires_at", sa.Double(), nullable=False),
@@ -93,7 +94,7 @@ _UPSERT = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.in
 
 @dataclass(frozen=True)
 class CacheHit:
-    envelope_json: str
+    envelope_json: bytes
     expires_at: float
 
 
@@ -123,7 +124,7 @@ class CacheEntry:
 
     key: str
     caller_class: str
-    envelope_json: str
+    envelope_json: bytes
     ttl: float
     max_bytes: int
     now: float
@@ -133,7 +134,7 @@ def cache_put(
     store: Store,
     key: str,
     caller_class: str,
-    envelope_json: str,
+    envelope_json: bytes,
     ttl: float,
     max_bytes: int,
     now: float,
@@ -147,7 +148,7 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
     """Store (or replace) the entry inside CONN's write transaction; a cache over its budget
     then evicts down to LOW_WATER of it: expired entries first, then least recently used. An
     envelope bigger than the whole budget is not cached."""
-    nbytes = len(entry.envelope_json.encode())
+    nbytes = len(entry.envelope_json)
     if nbytes > entry.max_bytes:
         return
     total = _lock_total(conn)

@@ -21,13 +21,13 @@ T0 = 1_700_000_000.0
 BIG = 1 << 30
 
 
-def _env(tag: str, size: int = 100) -> str:
+def _env(tag: str, size: int = 100) -> bytes:
     """An envelope of exactly SIZE bytes (UTF-8)."""
     head = f'{{"content": "{tag}'
-    return head + "x" * (size - len(head) - 2) + '"}'
+    return (head + "x" * (size - len(head) - 2) + '"}').encode()
 
 
-def _json(hit: CacheHit | None) -> str | None:
+def _json(hit: CacheHit | None) -> bytes | None:
     return None if hit is None else hit.envelope_json
 
 
@@ -44,12 +44,12 @@ def _row_bytes(store: Store) -> int:
 
 
 def test_round_trip(store: Store) -> None:
-    env = '{"success": true, "content": "h\\u00e9llo \u00e9t\u00e9"}'
+    env = '{"success": true, "content": "h\\u00e9llo \u00e9t\u00e9"}'.encode()
     cache_put(store, "k1", "standard", env, 60, BIG, T0)
     hit = cache_get(store, "k1", T0 + 1)
     assert hit is not None and hit.envelope_json == env and hit.expires_at == T0 + 60
     assert cache_get(store, "missing", T0 + 1) is None
-    assert cache_bytes(store) == len(env.encode())  # bytes, not characters
+    assert cache_bytes(store) == len(env)
 
 
 def test_entry_expires_after_its_ttl(store: Store) -> None:

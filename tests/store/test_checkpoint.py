@@ -17,7 +17,7 @@ from sift_store.checkpoint import Checkpointer
 from sift_store.engine import open_store
 from sift_store.migrate import migrate
 
-ENVELOPE = '{"content": "' + "x" * 100_000 + '"}'
+ENVELOPE = b'{"content": "' + b"x" * 100_000 + b'"}'
 
 
 def _checkpointers() -> int:

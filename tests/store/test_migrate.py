@@ -12,6 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 
+from sift_store.cache import cache_bytes, cache_get, cache_put
 from sift_store.engine import SQLITE_BUSY_TIMEOUT_MS, Store, open_store
 from sift_store.migrate import alembic_config, migrate
 from tests.store._procs import migrate_proc, run_spawned
@@ -121,3 +122,20 @@ def test_migrations_match_the_table_definitions(store: Store) -> None:
     with store.read() as conn:
         context = MigrationContext.configure(conn, opts={"include_name": ours})
         assert compare_metadata(context, wanted) == []
+
+
+def test_the_cache_comes_through_its_move_to_bytes_empty_and_counted(store: Store) -> None:
+    with store.engine.connect() as conn:
+        command.downgrade(alembic_config(conn), "0003")
+        conn.exec_driver_sql(
+            "INSERT INTO fetch_cache VALUES ('k', 'standard', '{\"a\": \"\u00e9\"}', 11, 0, 9e9, 0)"
+        )
+        conn.exec_driver_sql("UPDATE fetch_cache_total SET nbytes = 11")
+        conn.commit()
+    migrate(store)
+    assert cache_get(store, "k", 1.0) is None
+    assert cache_bytes(store) == 0
+    cache_put(store, "k", "standard", '{"a": "\u00e9"}'.encode(), 60, 1 << 20, 1.0)
+    hit = cache_get(store, "k", 2.0)
+    assert hit is not None and hit.envelope_json == '{"a": "\u00e9"}'.encode()
+    assert cache_bytes(store) == 11
