@@ -1,6 +1,6 @@
 """Where a fetch's time goes, in one process: CPU per call of a plain httpx GET, of Sift's guarded
 client, and of `fetch_target` (raw mode, uncached and then from the shared cache), plus the CPU
-each store call takes on its thread.
+each store call takes wherever it runs.
 
 No HTTP server in front, so the figures are the pipeline's own. For the server as a whole, run
 bench/fetch_bench.py, and to see which functions cost, sample its `sift serve` with
@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 from fetch_bench import TOKEN, free_port, local_origin, sift_config
+from sqlalchemy import Engine
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 from sift_fetch.config import load_config
@@ -38,14 +39,15 @@ WARMUP = 20
 
 
 class TimedStore(Store):
-    """A store that adds up the thread CPU time of every call, by function."""
+    """A store that adds up the thread CPU time of every call, by function, wherever it runs
+    (a store thread, or the event loop for a write that finds the lock free)."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(open_store(url).engine)
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(engine)
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.calls: Counter[str] = Counter()
 
-    async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], Any]) -> Any:
+    def _timed(self, call: Callable[[], Any]) -> Callable[[], Any]:
         name = getattr(call, "func", call).__name__  # the store function, in its partial
 
         def timed() -> Any:
@@ -56,7 +58,13 @@ class TimedStore(Store):
                 self.seconds[name] += time.thread_time() - started
                 self.calls[name] += 1
 
-        return await super()._run_on(threads, timed)
+        return timed
+
+    async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], Any]) -> Any:
+        return await super()._run_on(threads, self._timed(call))
+
+    def _run_inline(self, call: Callable[[], Any]) -> Any:
+        return super()._run_inline(self._timed(call))
 
 
 async def measure(label: str, call: Callable[[int], Awaitable[object]], n: int) -> None:
@@ -72,7 +80,11 @@ async def measure(label: str, call: Callable[[int], Awaitable[object]], n: int) 
 
 async def run(config_path: Path, site: str, pages: list[str], n: int) -> None:
     config = load_config(config_path)
-    store = TimedStore(config.store_url)
+    # open_store's engine (its URL mapping and SQLite set-up), in a store that times its calls;
+    # a disposed engine stays usable, and the first store's threads are gone.
+    plain = open_store(config.store_url)
+    plain.dispose()
+    store = TimedStore(plain.engine)
     migrate(store)
     rt = Runtime.open(config, store=store)
     caller = rt.callers.authenticate(TOKEN)
@@ -102,7 +114,7 @@ async def run(config_path: Path, site: str, pages: list[str], n: int) -> None:
         rt.recent = Recent(0)  # nothing in memory: the next round reads the store
         await measure("fetch_target raw, store cache", pipeline, n)
     for name, seconds in store.seconds.items():
-        print(f"  store thread: {name:<24}{seconds / store.calls[name] * 1000:>8.3f} ms a call")
+        print(f"  store call: {name:<26}{seconds / store.calls[name] * 1000:>8.3f} ms a call")
     await rt.aclose()
     store.dispose()
 

@@ -19,7 +19,8 @@ from typing import Any, TypeVar
 
 import anyio
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import OperationalError
 
 from sift_store.checkpoint import Checkpointer
 
@@ -50,10 +51,14 @@ class Store:
         # sleeps a request before, none after); other processes still meet the busy handler.
         # Reentrant, so a write opened inside another fails as SQLite's busy timeout says,
         # instead of hanging.
-        self._one_writer = threading.RLock() if self.is_sqlite else contextlib.nullcontext()
+        self._write_lock = threading.RLock()
+        self._one_writer = self._write_lock if self.is_sqlite else contextlib.nullcontext()
         database = engine.url.database
         on_disk = self.is_sqlite and database not in (None, "", ":memory:")
         self._checkpointer = Checkpointer(engine) if on_disk else None
+        # For run_write's calls on the event loop: a connection that never waits for the lock.
+        self._now_engine = _sqlite_engine(engine.url, busy_timeout_ms=0) if on_disk else None
+        self._inline = threading.local()
 
     @property
     def is_sqlite(self) -> bool:
@@ -61,6 +66,10 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
+        if getattr(self._inline, "writes", None) is not None:
+            with self._write_now() as conn:
+                yield conn
+            return
         with self._one_writer, self.engine.connect() as conn:
             conn = conn.execution_options(sift_immediate=True)
             with conn.begin():
@@ -80,12 +89,58 @@ class Store:
 
     async def run_write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """`run` for a call that is one short write transaction (the gate slots every fetch
-        takes and gives back). On SQLite these take turns on one thread: they would queue for
-        its one write lock anyway, and threads queued for it cost the event loop the GIL
-        (bench/fetch_bench.py, raw fetches 8 at a time: 3.2 ms of CPU a request with the
-        shared threads, 2.9 ms with one writer thread). On PostgreSQL one thread measured no
-        better at 8 at a time and worse at 1, where a release and the next acquire overlap."""
-        return await self._run_on(self._writer, partial(fn, self, *args, **kwargs))
+        takes and gives back).
+
+        On SQLite the call runs on the event loop itself when the write lock is free this
+        instant, and otherwise takes its turn on one writer thread. A hop to a thread and
+        back costs two thread wake-ups, which on a virtual machine cost more than the
+        transaction (py-spy on bench/fetch_cost.py: a third of a raw fetch's store work, and
+        raw fetches one at a time made 89-93 a second so, 109 inline, bench/fetch_bench.py).
+        Waiting for the lock never happens on the loop: another writer in this process or
+        another one sends the call to the thread, where writers queue for SQLite's one write
+        lock anyway, and threads queued for it would cost the loop the GIL (raw fetches 8 at a
+        time: 3.2 ms of CPU a request with shared threads, 2.9 ms with one writer thread).
+
+        On PostgreSQL every statement is a round trip, so calls run on the shared threads; one
+        writer thread there measured no better at 8 at a time and worse at 1."""
+        call = partial(fn, self, *args, **kwargs)
+        if self._now_engine is not None:
+            try:
+                return self._run_inline(call)
+            except _WouldWait:
+                pass
+        return await self._run_on(self._writer, call)
+
+    def _run_inline(self, call: Callable[[], T]) -> T:
+        self._inline.writes = 0
+        try:
+            return call()
+        finally:
+            self._inline.writes = None
+
+    @contextmanager
+    def _write_now(self) -> Iterator[Connection]:
+        """`write()` inside `_run_inline`: the write lock now, or _WouldWait before anything
+        is written, so the call can run again on the writer thread."""
+        assert self._now_engine is not None
+        self._inline.writes += 1
+        if self._inline.writes > 1:
+            raise RuntimeError("a run_write call makes one write transaction")
+        if not self._write_lock.acquire(blocking=False):
+            raise _WouldWait
+        try:
+            with self._now_engine.connect() as conn:
+                conn = conn.execution_options(sift_immediate=True)
+                try:
+                    transaction = conn.begin()
+                except OperationalError as exc:
+                    if getattr(exc.orig, "sqlite_errorname", None) == "SQLITE_BUSY":
+                        raise _WouldWait from None
+                    raise
+                with transaction:
+                    yield conn
+        finally:
+            self._write_lock.release()
 
     async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], T]) -> T:
         future = asyncio.get_running_loop().run_in_executor(threads, call)
@@ -96,17 +151,23 @@ class Store:
     def dispose(self) -> None:
         if self._checkpointer is not None:
             self._checkpointer.stop()
+        if self._now_engine is not None:
+            self._now_engine.dispose()
         self._threads.shutdown(wait=False)
         self._writer.shutdown(wait=False)
         self.engine.dispose()
 
 
-def _sqlite_engine(url: str) -> Engine:
+class _WouldWait(Exception):
+    """The write lock is taken: this call must wait for it, off the event loop."""
+
+
+def _sqlite_engine(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(
-        url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+        parsed, connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False}
     )
 
     @event.listens_for(engine, "connect")
@@ -120,7 +181,7 @@ def _sqlite_engine(url: str) -> Engine:
         # and a WAL that a burst grew is cut back to this size once it has been copied.
         cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
-        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cur.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
