@@ -26,8 +26,9 @@ from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
+from sift_fetch.render.furniture import trim_furniture
 from sift_fetch.render.model import Body, Document, Heading
-from sift_fetch.render.text import markdown_headings
+from sift_fetch.render.text import markdown_headings, word_count
 from sift_fetch.render.title import head_title, title_text
 
 EXTRACT_OPTIONS: dict[str, Any] = {
@@ -263,13 +264,9 @@ def _extract(tree: HtmlElement, url: str, **options: Any) -> str:
     return join_blocks([text for _, text in extract_blocks(tree, url, **options)])
 
 
-def _words(text: str) -> int:
-    return len(_WORD.findall(text))
-
-
 def _is_credit(block: str) -> bool:
     """A short block that opens with a copyright sign: a photo credit or the site's notice."""
-    return bool(_CREDIT.match(block)) and _words(block) <= CREDIT_MAX_WORDS
+    return bool(_CREDIT.match(block)) and word_count(block) <= CREDIT_MAX_WORDS
 
 
 def _shingles(text: str) -> Counter[tuple[str, ...]]:
@@ -316,7 +313,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     if not thorough:
         return _extract(tree, url, fast=True) or None
     precise = _extract(tree, url)
-    if _words(precise) >= SECOND_OPINION_SHARE * _words(visible_text(tree)[0]):
+    if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
     balanced = _extract(tree, url, favor_precision=False)
     # readability (trafilatura's port; it changes the tree it reads) finds the main content by
@@ -343,6 +340,7 @@ def render_html(
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
         markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
         if markdown:
+            markdown = trim_furniture(markdown)
             return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
         # No main content found (a link hub, a tiny page): all the text beats nothing.
     full, headings = visible_text(tree)

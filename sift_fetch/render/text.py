@@ -9,6 +9,11 @@ from sift_fetch.render.model import Body, Document, Heading
 
 _ATX = re.compile(r"(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+_WORD = re.compile(r"\w+")
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
 
 
 def markdown_headings(text: str) -> list[Heading]:

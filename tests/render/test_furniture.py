@@ -1,0 +1,48 @@
+"""Clean mode trims what frames an article, in the places it sits, and never the article."""
+
+from __future__ import annotations
+
+from sift_fetch.render.furniture import trim_furniture
+
+PROSE = (
+    "Balcony tomatoes need a pot of at least twenty litres, a sunny wall and water every "
+    "morning; a cherry variety ripens first and keeps cropping until the first frost comes."
+)
+
+
+def _trim(*blocks: str) -> list[str]:
+    return trim_furniture("\n\n".join(blocks)).split("\n\n")
+
+
+def test_a_leading_date_byline_or_repost_note_goes() -> None:
+    assert _trim("March 3, 2024", "By Jane Doe", PROSE) == [PROSE]
+    assert _trim("This article originally appeared on Example News.", PROSE) == [PROSE]
+    # Past the first blocks, or long enough to be prose, it stays.
+    assert _trim(PROSE, PROSE, PROSE, "By the end of May") == [PROSE] * 3 + ["By the end of May"]
+
+
+def test_captions_and_credit_lines_go() -> None:
+    assert _trim(PROSE, "Photo: a Sungold truss in July", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Video: watering in hot weather") == [PROSE]
+
+
+def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
+    end = [
+        "Follow us on Mastodon for more gardening news.",
+        "This project was supported by a local grant.",
+        "Questions? Write to garden@example.org",
+    ]
+    assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
+
+
+def test_a_closing_paragraph_that_mentions_a_cue_stays() -> None:
+    closing = PROSE + " Contact your local allotment society to swap seeds and stories."
+    assert _trim(PROSE, closing) == [PROSE, closing]
+    code = "```python\nprint('subscribe')\n\nprint('contact')\n```"
+    markdown = f"{PROSE}\n\n{code}"
+    assert trim_furniture(markdown) == markdown  # a code block is never end matter
+
+
+def test_a_page_that_is_all_furniture_keeps_its_text() -> None:
+    assert trim_furniture("Subscribe to our newsletter") == "Subscribe to our newsletter"
+    assert trim_furniture("Photo: a tomato") == "Photo: a tomato"
