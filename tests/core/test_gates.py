@@ -131,7 +131,7 @@ def test_the_next_acquire_gives_back_what_is_pending_first(store: Store) -> None
     # One slot per host: had the pending release not been written in the acquire's own
     # transaction, before its count, the second acquire would be refused.
     gates = Gates(store, ONE_PER_HOST, process_name())
-    entry = CacheEntry("k", "standard", '{"content": "x"}', 60, 1 << 20, time.time())
+    entry = CacheEntry("k", "standard", b'{"content": "x"}', 60, 1 << 20, time.time())
 
     async def main() -> None:
         first = await gates.acquire("example.com", "alice", batch=False)
