@@ -51,8 +51,7 @@ class Store:
         # sleeps a request before, none after); other processes still meet the busy handler.
         # Reentrant, so a write opened inside another fails as SQLite's busy timeout says,
         # instead of hanging.
-        self._write_lock = threading.RLock()
-        self._one_writer = self._write_lock if self.is_sqlite else contextlib.nullcontext()
+        self._one_writer = threading.RLock() if self.is_sqlite else None
         database = engine.url.database
         on_disk = self.is_sqlite and database not in (None, "", ":memory:")
         self._checkpointer = Checkpointer(engine) if on_disk else None
@@ -70,7 +69,7 @@ class Store:
             with self._write_now() as conn:
                 yield conn
             return
-        with self._one_writer, self.engine.connect() as conn:
+        with self._one_writer or contextlib.nullcontext(), self.engine.connect() as conn:
             conn = conn.execution_options(sift_immediate=True)
             with conn.begin():
                 yield conn
@@ -125,11 +124,11 @@ class Store:
     def _write_now(self) -> Iterator[Connection]:
         """`write()` inside `_run_inline`: the write lock now, or _WouldWait before anything
         is written, so the call can run again on the writer thread."""
-        assert self._now_engine is not None
+        assert self._now_engine is not None and self._one_writer is not None
         self._inline.writes += 1
         if self._inline.writes > 1:
             raise RuntimeError("a run_write call makes one write transaction")
-        if not self._write_lock.acquire(blocking=False):
+        if not self._one_writer.acquire(blocking=False):
             raise _WouldWait
         try:
             with self._now_engine.connect() as conn:
@@ -143,7 +142,7 @@ class Store:
                 with transaction:
                     yield conn
         finally:
-            self._write_lock.release()
+            self._one_writer.release()
 
     async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], T]) -> T:
         future = asyncio.get_running_loop().run_in_executor(threads, call)

@@ -16,11 +16,13 @@ import re
 
 from sift_fetch.render.text import word_count
 
+# "This article originally appeared in ...": a lead note, or end matter.
+_REPOSTED_CUE = r"originally (?:appeared|published|ran)|first (?:appeared|published)"
 # End matter: from the end, short blocks with one of these cues (or an e-mail address, in a
 # shorter block) go, up to END_MATTER_MAX_BLOCKS of them; one short block without a cue ("This
 # project was produced with support from ...") may sit among them.
 _END_MATTER = re.compile(
-    r"originally (?:appeared|published|ran)|first (?:appeared|published)|\breprinted\b"
+    rf"{_REPOSTED_CUE}|\breprinted\b"
     r"|follow us|\bfollow (?:him|her|them|me|on)\b|sign up|subscribe|newsletter|share this"
     r"|\bcontact\b|letter to the editor|\bwrite to\b|\breach (?:the|us|me)\b|\bsubmit\b"
     r"|©|\bcopyright\b|all rights reserved",
@@ -47,7 +49,7 @@ _BARE_DATE = re.compile(
 _BYLINE = re.compile(
     r"(?:by|written by|posted by|words by|story by|author:?|courtesy of|photos? by)\s", re.I
 )
-_REPOSTED = re.compile(r"originally (?:appeared|published|ran)|first (?:appeared|published)", re.I)
+_REPOSTED = re.compile(_REPOSTED_CUE, re.I)
 
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...").
 _CAPTION = re.compile(
