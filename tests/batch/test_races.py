@@ -50,8 +50,9 @@ def _proc(barrier: Barrier, out: mp.Queue, url: str, targets: list[NewTarget], c
         store.dispose()
 
 
-def _processes(url: str, lists: list[list[NewTarget]], callers: list[str]) -> list[Any]:
-    # fork: the children start in milliseconds with everything imported; each opens its own engine.
+def _fork_all(url: str, lists: list[list[NewTarget]], callers: list[str], done: mp.Queue) -> None:
+    """Fork one submitter per list (they start in milliseconds, everything imported, each with
+    its own engine); put what they answered and their exit codes on DONE."""
     ctx = mp.get_context("fork")
     barrier = ctx.Barrier(len(lists))
     out = ctx.Queue()
@@ -64,7 +65,21 @@ def _processes(url: str, lists: list[list[NewTarget]], callers: list[str]) -> li
     results = [out.get(timeout=60) for _ in procs]
     for p in procs:
         p.join(timeout=30)
-        assert p.exitcode == 0
+    done.put((results, [p.exitcode for p in procs]))
+
+
+def _processes(url: str, lists: list[list[NewTarget]], callers: list[str]) -> list[Any]:
+    # The submitters are forked from a spawned process that runs no other thread. Forked from
+    # this one, a child could inherit SQLite's mutexes held by the test store's checkpoint
+    # thread and hang opening its own database (21 of 100 forks did, checkpointing nonstop).
+    ctx = mp.get_context("spawn")
+    done = ctx.Queue()
+    forker = ctx.Process(target=_fork_all, args=(url, lists, callers, done))
+    forker.start()
+    results, exitcodes = done.get(timeout=120)
+    forker.join(timeout=30)
+    assert forker.exitcode == 0
+    assert exitcodes == [0] * len(lists)
     return results
 
 
