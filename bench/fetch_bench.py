@@ -10,7 +10,7 @@ and latency of the rounds, and Sift's throughput as a share of the bare proxy's 
 goals: raw uncached >= 0.8, cached >= 0.95, clean uncached >= 0.9).
 
     .venv/bin/python bench/fetch_bench.py [--requests 300] [--rounds 3] [--concurrency 1,8]
-        [--store postgresql://postgres@127.0.0.1:5432/test]
+        [--modes raw,clean] [--store postgresql://postgres@127.0.0.1:5432/test]
 """
 
 from __future__ import annotations
@@ -200,6 +200,11 @@ CASES = [
 ]
 
 
+def _mode(label: str) -> str | None:
+    """The mode a case fetches in (None: the origin directly, which every run measures)."""
+    return next((mode for mode in ("raw", "clean") if f" {mode}" in label), None)
+
+
 async def bench(
     args: argparse.Namespace, urls: dict[str, str], pids: dict[str, int], pages: list[str]
 ) -> None:
@@ -217,6 +222,7 @@ async def bench(
             sift = poster(client, f"{api}/v1/fetch", mode, auth)
             sends[f"sift {mode} uncached"] = sends[f"sift {mode} cached"] = sift
 
+        cases = [(label, c) for label, c in CASES if _mode(label) in (None, *args.modes)]
         print(f"{len(pages)} page(s), {args.requests} requests a round, {args.rounds} rounds")
         print(f"{'case':<22}{'conc':>5}{'req/s':>9}{'p50 ms':>9}{'cpu ms':>9}{'share':>8}")
         for conc in args.concurrency:
@@ -228,7 +234,7 @@ async def bench(
                 targets = [
                     f"{site}/{pages[i % len(pages)]}?r={tag}-{i}" for i in range(args.requests)
                 ]
-                for label, _ in CASES:
+                for label, _ in cases:
                     # A cached case asks for exactly what its uncached case just fetched.
                     case = label.replace(" cached", " uncached").replace(" ", "-")
                     use = [f"{u}&c={case}" for u in targets]
@@ -238,7 +244,7 @@ async def bench(
                     figures[label].append(await run(use, conc, sends[label]))
                     cpu[label].append((cpu_seconds(server) - before) / len(use) * 1000)
             rps = {label: statistics.median(r for r, _ in runs) for label, runs in figures.items()}
-            for label, comparator in CASES:
+            for label, comparator in cases:
                 p50 = statistics.median(p for _, p in figures[label])
                 ms = statistics.median(cpu[label])
                 share = f"{rps[label] / rps[comparator]:.2f}" if comparator else ""
@@ -252,6 +258,9 @@ def main() -> None:
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     parser.add_argument(
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
+    )
+    parser.add_argument(
+        "--modes", type=lambda s: s.split(","), default=["raw", "clean"], help="raw, clean or both"
     )
     args = parser.parse_args()
     exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
