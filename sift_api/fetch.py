@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from starlette.requests import Request
+from starlette.responses import Response
 
 from sift_api.auth import authenticate
 from sift_api.body import read_json
 from sift_api.errors import error_response
-from sift_api.responses import JSONResponse
 from sift_fetch.pipeline import fetch_target
 from sift_fetch.runtime import Runtime
 from sift_fetch.target import parse_target
 
 
-async def v1_fetch(request: Request) -> JSONResponse:
+async def v1_fetch(request: Request) -> Response:
     rt: Runtime = request.app.state.runtime
     caller = authenticate(request, rt.callers)
     target = parse_target(await read_json(request))
@@ -22,4 +22,4 @@ async def v1_fetch(request: Request) -> JSONResponse:
     if result.error is not None:
         return error_response(request, result.error)
     request.state.outcome = result.outcome
-    return JSONResponse(result.envelope)
+    return Response(result.body, media_type="application/json")

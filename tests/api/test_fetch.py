@@ -40,7 +40,9 @@ def test_second_fetch_is_cached_and_not_refetched(client: TestClient, site: Loca
     first = post(client, {"url": site.url("/article"), "grep": "keeper"})
     second = post(client, {"url": site.url("/article"), "grep": "keeper"})
     assert first.json()["cached"] is False and second.json()["cached"] is True
-    assert second.json()["content"] == first.json()["content"]
+    # The same envelope, as JSON, but for `cached`.
+    assert second.json() == {**first.json(), "cached": True}
+    assert second.headers["content-type"] == "application/json"
     assert site.count("/article") == 1
     # Other options are another cache entry.
     post(client, {"url": site.url("/article"), "mode": "full"})
@@ -56,7 +58,7 @@ def test_another_process_finds_the_entry_in_the_shared_cache(
     # A second app on the same store: nothing in its memory, the entry in the store.
     second = post(make_client(), {"url": site.url("/article")}).json()
     assert first["cached"] is False and second["cached"] is True
-    assert second["content"] == first["content"]
+    assert second == {**first, "cached": True}
     assert site.count("/article") == 1
 
 
