@@ -18,17 +18,20 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
 
 from sift_store.checkpoint import Checkpointer
+from sift_store.prepared import Prepared
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # Threads for store calls from event loops: at least the PostgreSQL pool's connections (10 + 10),
 # so a call waits for a connection, never for a thread.
 STORE_THREADS = 20
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
+_BEGIN = Prepared(text("BEGIN"))
+_BEGIN_IMMEDIATE = Prepared(text("BEGIN IMMEDIATE"))
 
 T = TypeVar("T")
 
@@ -190,7 +193,10 @@ def _sqlite_engine(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get("sift_immediate", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Prepared, on the driver's cursor: through SQLAlchemy's execution path, BEGIN cost
+        # more than SQLite took for the whole transaction (an empty write: 130 µs of CPU, 9 µs
+        # of it SQLite's; 75-95 µs so).
+        (_BEGIN_IMMEDIATE if immediate else _BEGIN).run(conn)
 
     return engine
 
