@@ -1,15 +1,20 @@
-"""The guarded HTTP client: one shared httpx client whose connections reach checked addresses only.
+"""The guarded HTTP client: one shared connection pool whose connections reach checked addresses
+only.
 
 Every URL, the first and each redirect hop, is pre-checked; every connection is checked again
 by the GuardedBackend as it is opened. Redirects are ours to follow, environment proxies are
 never used, and the body is decoded by us under a size cap, so a gzip bomb stops at the cap.
+
+Requests go to the transport as they are, without an `httpx.AsyncClient` around it: a client
+would add nothing a fetch uses (redirects, cookies and proxies are ours to handle or refuse),
+and its cookie jar, header merging and URL joining cost a fifth of a raw fetch's pipeline
+(cProfile of bench/fetch_cost.py's loop).
 """
 
 from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from http.cookiejar import CookieJar, DefaultCookiePolicy
 from urllib.parse import urljoin
 
 import anyio
@@ -57,21 +62,21 @@ class HttpClient:
         self._config = fetch
         self._policy = policy
         backend = GuardedBackend(policy, resolver or system_resolver, connector or tcp_connector)
-        self._client = httpx.AsyncClient(
-            # The pool is sized to the global gate: no process ever runs more fetches at once.
-            transport=GuardedTransport(backend, max_connections=fetch.global_),
-            trust_env=False,
-            follow_redirects=False,
-            timeout=httpx.Timeout(
-                connect=fetch.connect_timeout,
-                read=fetch.read_timeout,
-                write=fetch.read_timeout,
-                pool=None,  # waiting for a connection is bounded by the fetch's own deadline
-            ),
-            headers={"User-Agent": fetch.user_agent, "Accept-Encoding": "gzip, deflate"},
-            # One client serves every caller: it must never keep a cookie from one for another.
-            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+        # The pool is sized to the global gate: no process ever runs more fetches at once.
+        self._transport = GuardedTransport(backend, max_connections=fetch.global_)
+        self._headers = {
+            "Accept": "*/*",
+            "Accept-Encoding": "gzip, deflate",
+            "Connection": "keep-alive",
+            "User-Agent": fetch.user_agent,
+        }
+        timeouts = httpx.Timeout(
+            connect=fetch.connect_timeout,
+            read=fetch.read_timeout,
+            write=fetch.read_timeout,
+            pool=None,  # waiting for a connection is bounded by the fetch's own deadline
         )
+        self._extensions = {"timeout": timeouts.as_dict()}
 
     async def fetch(
         self, url: str | CheckedURL, *, timeout: float, max_bytes: int | None = None
@@ -92,15 +97,19 @@ class HttpClient:
             raise Timeout(f"no complete answer within {timeout:g} s") from None
 
     async def _follow(self, first: CheckedURL, limit: int) -> Fetched:
-        # Cookies set along this fetch's own redirect chain (consent pages, session starts);
-        # made on the first redirect, as cookie handling is costly on the hot path.
+        # Cookies set along this fetch's own redirect chain (consent pages, session starts),
+        # never kept beyond it: the pool serves every caller. Made on the first redirect, as
+        # cookie handling is costly on the hot path.
         cookies: httpx.Cookies | None = None
         current = first
         for _hop in range(self._config.max_redirects + 1):
-            request = self._client.build_request("GET", current.url)
+            request = httpx.Request(
+                "GET", current.url, headers=self._headers, extensions=self._extensions
+            )
             if cookies is not None:
                 cookies.set_cookie_header(request)
-            response = await self._client.send(request, stream=True)
+            response = await self._transport.handle_async_request(request)
+            response.request = request
             try:
                 location = response.headers.get("location")
                 if response.status_code not in REDIRECT_STATUSES or not location:
@@ -122,7 +131,7 @@ class HttpClient:
             raise Blocked(f"redirect refused: {exc.detail}") from None
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._transport.aclose()
 
 
 def _fetched(url: str, final_url: str, response: httpx.Response, body: bytes) -> Fetched:
