@@ -104,7 +104,7 @@ class HttpClient:
         current = first
         for _hop in range(self._config.max_redirects + 1):
             request = httpx.Request(
-                "GET", current.url, headers=self._headers, extensions=self._extensions
+                "GET", current.parsed, headers=self._headers, extensions=self._extensions
             )
             if cookies is not None:
                 cookies.set_cookie_header(request)

