@@ -127,6 +127,35 @@ def test_a_release_is_written_after_the_caller_goes_on(store: Store) -> None:
     anyio.run(main)
 
 
+def test_a_release_waits_for_the_next_acquire_only_while_other_fetches_run(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A wait no test outlives: only the next acquire can write a release while others run.
+    monkeypatch.setattr(gates_module, "FLUSH_DELAY", 3600.0)
+    monkeypatch.setattr(gates_module, "IDLE_FLUSH_DELAY", 0.0)
+    busy, idle = (Gates(store, FetchConfig(), process_name()) for _ in range(2))
+
+    def held() -> int:
+        return live_slots(store, time.time())
+
+    async def main() -> None:
+        first = await busy.acquire("a.example", "alice", batch=False)
+        await busy.acquire("b.example", "alice", batch=False)
+        busy.release(first)  # the second is still in flight
+        await anyio.sleep(0.2)
+        assert held() == 2
+        await busy.acquire("c.example", "alice", batch=False)  # carries the release
+        assert held() == 2
+        # The last fetch in flight: its release goes without waiting for anyone.
+        only = await idle.acquire("d.example", "alice", batch=False)
+        idle.release(only)
+        with anyio.fail_after(10):  # not a timed assertion: a flush that never came would hang
+            while held() > 2:
+                await anyio.sleep(0.01)
+
+    anyio.run(main)
+
+
 def test_the_next_acquire_gives_back_what_is_pending_first(store: Store) -> None:
     # One slot per host: had the pending release not been written in the acquire's own
     # transaction, before its count, the second acquire would be refused.
