@@ -50,9 +50,10 @@ FRESH_AHEAD = SLOT_LEASE_SECONDS - RENEW_SECONDS - 1.0
 # about a second.
 LIVE_RETRY_AFTER = 1.0
 # How long a given-back slot waits for this process's next acquire to carry its write, before the
-# flush task writes it alone: back-to-back fetches then cost one transaction each, not two
-# (bench/fetch_bench.py, raw at concurrency 1: 2.8-3.5 ms of CPU a fetch without the wait,
-# 2.5-2.8 with it). Others see the slot held that much longer; no limit changes.
+# flush task writes it alone: overlapping fetches then cost one transaction each, not two (raw
+# fetches at concurrency 1, when every release waited so: 2.5-2.8 ms of CPU a fetch against
+# 2.8-3.5 without the wait, bench/fetch_bench.py). Others see the slot held that much longer;
+# no limit changes.
 FLUSH_DELAY = 0.005
 # With no other fetch of this process in flight, no acquire is likely to come soon: the write
 # (with its cache entry, the bulk of a commit) then goes as soon as the answer is on its way, in
