@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from sift_fetch.render.text import word_count
+from sift_fetch.render.text import fence_step, word_count
 
 # "This article originally appeared in ...": a lead note, or end matter.
 _REPOSTED_CUE = r"originally (?:appeared|published|ran)|first (?:appeared|published)"
@@ -76,14 +76,14 @@ def trim_furniture(markdown: str) -> str:
 def _split_blocks(markdown: str) -> list[str]:
     """Blocks split at blank lines, a fenced code block kept whole even where it has some."""
     blocks: list[str] = []
-    fenced = False
+    fence: str | None = None
     for chunk in markdown.split("\n\n"):
-        if fenced:
+        if fence is not None:
             blocks[-1] += "\n\n" + chunk
         else:
             blocks.append(chunk)
-        fences = sum(line.startswith("```") for line in chunk.splitlines())
-        fenced = fenced != (fences % 2 == 1)
+        for line in chunk.split("\n"):
+            fence, _ = fence_step(line, fence)
     return blocks
 
 
@@ -110,8 +110,8 @@ def _end_matter_start(blocks: list[str]) -> int:
     start, gap = len(blocks), False
     for i in range(len(blocks) - 1, max(0, len(blocks) - 1 - END_MATTER_MAX_BLOCKS), -1):
         block = blocks[i]
-        if block.startswith("```"):
-            break
+        if block.lstrip().startswith(("```", "~~~")):
+            break  # a code block is never end matter
         if _end_matter(block):
             start = i
         elif not gap and word_count(block) < END_MATTER_GAP_MAX_WORDS and not block.startswith("#"):

@@ -16,23 +16,29 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+def fence_step(line: str, fence: str | None) -> tuple[str | None, bool]:
+    """The code fence open after LINE, given FENCE (the one open before it, or None), and
+    whether LINE is a fence line itself. A fence closes only at one of its own kind."""
+    stripped = line.lstrip()
+    opener = _FENCE.match(stripped)
+    if opener is None:
+        return fence, False
+    if fence is None:
+        return opener.group(1)[0] * 3, True
+    return (None if stripped.startswith(fence) else fence), True
+
+
 def markdown_headings(text: str) -> list[Heading]:
     """ATX headings (`## Title`) outside fenced code blocks."""
     headings: list[Heading] = []
     fence: str | None = None
     for index, line in enumerate(text.split("\n")):
-        stripped = line.lstrip()
-        opener = _FENCE.match(stripped)
-        if opener:
-            if fence is None:
-                fence = opener.group(1)[0] * 3
-            elif stripped.startswith(fence):
-                fence = None
+        fence, fence_line = fence_step(line, fence)
+        if fence_line or fence is not None:
             continue
-        if fence is None:
-            match = _ATX.match(line)
-            if match:
-                headings.append(Heading(index, len(match.group(1)), match.group(2)))
+        match = _ATX.match(line)
+        if match:
+            headings.append(Heading(index, len(match.group(1)), match.group(2)))
     return headings
 
 
