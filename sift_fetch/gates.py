@@ -8,8 +8,8 @@ when a new process starts (a restarted process frees its previous incarnation's 
 
 A slot is given back without making its caller wait: the write (with the fetch's cache entry)
 rides on this process's next acquire, whose transaction gives back before it counts, or a flush
-task does it FLUSH_DELAY later (IDLE_FLUSH_DELAY when nothing else is in flight); either way,
-one transaction.
+task does it FLUSH_DELAY later (as soon as the answer is written when nothing else is in flight);
+either way, one transaction.
 
 A batch target never takes a gate's last free slot: interactive requests always find one.
 """
@@ -56,12 +56,14 @@ LIVE_RETRY_AFTER = 1.0
 # no limit changes.
 FLUSH_DELAY = 0.005
 # With no other fetch of this process in flight, no acquire is likely to come soon: the write
-# (with its cache entry, the bulk of a commit) then goes as soon as the answer is on its way, in
-# the time before the next request, rather than on that request's path. Fetches one at a time:
-# 0.67 and 0.74 of the bare proxy so, 0.61 and 0.66 at FLUSH_DELAY (bench/fetch_bench.py,
-# interleaved runs); with all releases at this delay, 8 at a time lost as much (0.73-0.84
-# against 0.88-0.92) to the extra transactions.
-IDLE_FLUSH_DELAY = 0.001
+# (with its cache entry, the bulk of a commit) then goes as soon as the answer is on its way (the
+# task's turn comes once /v1/fetch has written its response), in the time before the next
+# request, rather than on that request's path. Fetches one at a time, interleaved runs: 0.61 and
+# 0.66 of the bare proxy at FLUSH_DELAY, 0.67 and 0.74 at 1 ms (bench/fetch_bench.py); 0.60-0.66
+# at 1 ms against 0.68-0.79 at once (mean latency, four pairs), a write 1 ms late meeting the
+# next request as it came in. With all releases written at once, 8 at a time lost as much (0.73-0.84 against
+# 0.88-0.92) to the extra transactions.
+IDLE_FLUSH_DELAY = 0.0
 
 
 class Gates:
@@ -116,7 +118,7 @@ class Gates:
     def release(self, slot: int, cache: CacheEntry | None = None) -> None:
         """Give SLOT back, caching what its fetch got in the same transaction, without waiting
         for the write: it rides on this process's next acquire, or follows FLUSH_DELAY later
-        (IDLE_FLUSH_DELAY if this was the process's last fetch in flight)."""
+        (at once, after the caller's answer, if this was the process's last fetch in flight)."""
         self._held -= 1
         self._pending.append(Release(slot, cache))
         if self._flushing is None or self._flushing.done():
