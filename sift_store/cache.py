@@ -10,11 +10,10 @@ evict race-free there as BEGIN IMMEDIATE does on SQLite.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from sift_store.engine import Store
 from sift_store.meta import metadata
@@ -79,17 +78,22 @@ _SET_TOTAL = Prepared(
 _REPLACED = ("caller_class", "envelope", "nbytes", "created_at", "expires_at", "last_used")
 
 
-def _upsert(insert: Any) -> Prepared:
-    statement = insert(fetch_cache)
-    return Prepared(
-        statement.on_conflict_do_update(
-            index_elements=[fetch_cache.c.key],
-            set_={name: statement.excluded[name] for name in _REPLACED},
-        )
+_INSERT = sqlite.insert(fetch_cache)
+_UPSERT = Prepared(
+    _INSERT.on_conflict_do_update(
+        index_elements=[fetch_cache.c.key],
+        set_={name: _INSERT.excluded[name] for name in _REPLACED},
     )
-
-
-_UPSERT = {"sqlite": _upsert(sqlite.insert), "postgresql": _upsert(postgresql.insert)}
+)
+# On PostgreSQL, where each statement is a round trip, the total's lock, the old size, the
+# upsert and the new total are one function call (migration 0006).
+_PG_PUT = Prepared(
+    sa.text(
+        "SELECT sift_put_entry(CAST(:key AS text), CAST(:caller_class AS text),"
+        " CAST(:envelope AS bytea), CAST(:now AS double precision),"
+        " CAST(:expires_at AS double precision))"
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -148,26 +152,43 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
     """Store (or replace) the entry inside CONN's write transaction; a cache over its budget
     then evicts down to LOW_WATER of it: expired entries first, then least recently used. An
     envelope bigger than the whole budget is not cached."""
-    nbytes = len(entry.envelope_json)
-    if nbytes > entry.max_bytes:
+    if len(entry.envelope_json) > entry.max_bytes:
         return
+    total = _replace(conn, dialect, entry)
+    if total > entry.max_bytes:
+        excess = total - int(entry.max_bytes * LOW_WATER)
+        _set_total(conn, total - _evict(conn, excess, keep=entry.key, now=entry.now))
+
+
+def _replace(conn: Connection, dialect: str, entry: CacheEntry) -> int:
+    """Write ENTRY under the byte total's lock and add its size to the total (less the size of
+    the entry it replaces); returns the new total."""
+    expires_at = entry.now + entry.ttl
+    if dialect == "postgresql":
+        params = {
+            "key": entry.key,
+            "caller_class": entry.caller_class,
+            "envelope": entry.envelope_json,
+            "now": entry.now,
+            "expires_at": expires_at,
+        }
+        return int(_PG_PUT.first(conn, params)[0])
     total = _lock_total(conn)
     old = _OLD_SIZE.first(conn, {"entry_key": entry.key})
+    nbytes = len(entry.envelope_json)
     row = {
         "key": entry.key,
         "caller_class": entry.caller_class,
         "envelope": entry.envelope_json,
         "nbytes": nbytes,
         "created_at": entry.now,
-        "expires_at": entry.now + entry.ttl,
+        "expires_at": expires_at,
         "last_used": entry.now,
     }
-    _UPSERT[dialect].run(conn, row)
+    _UPSERT.run(conn, row)
     total += nbytes - (old[0] if old else 0)
-    if total > entry.max_bytes:
-        excess = total - int(entry.max_bytes * LOW_WATER)
-        total -= _evict(conn, excess, keep=entry.key, now=entry.now)
     _set_total(conn, total)
+    return total
 
 
 def cache_purge_expired(store: Store, now: float) -> int:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from sift_store.cache import CacheEntry, CacheHit, get_entry, put_entry
+from sift_store.cache import TOUCH_GRANULARITY, CacheEntry, CacheHit, get_entry, put_entry
 from sift_store.engine import Store
 from sift_store.meta import metadata
 from sift_store.prepared import Prepared
@@ -35,11 +35,12 @@ gate_slot = sa.Table(
     sqlite_autoincrement=True,
 )
 
-# Serialises acquires across processes on PostgreSQL (SQLite has BEGIN IMMEDIATE for that).
+# Serialises acquires across processes on PostgreSQL (SQLite has BEGIN IMMEDIATE for that):
+# transaction-scoped, so released by the commit that makes the new slot visible, and the next
+# acquirer's count (a fresh READ COMMITTED snapshot) includes it.
 PG_GATE_LOCK_KEY = int.from_bytes(b"sift:gat", "big")
 
 # The statements every fetch runs (sift_store.prepared), and those only a refusal runs.
-_PG_LOCK = Prepared(sa.select(sa.func.pg_advisory_xact_lock(PG_GATE_LOCK_KEY)))
 _DELETE_LAPSED = sa.delete(gate_slot).where(gate_slot.c.lease_until < sa.bindparam("now"))
 _COUNT = sa.select(
     sa.func.count(),
@@ -76,6 +77,18 @@ _TAKE = Prepared(
     .returning(gate_slot.c.id)
 )
 _RELEASE = Prepared(sa.delete(gate_slot).where(gate_slot.c.id == sa.bindparam("slot")))
+# On PostgreSQL, where each statement is a round trip, the cache look-up, the gate lock and
+# _TAKE are one function call (migration 0006).
+_PG_TAKE = Prepared(
+    sa.text(
+        "SELECT o_slot, o_envelope, o_expires_at FROM sift_take_slot("
+        "CAST(:cache_key AS text), CAST(:touch AS double precision), CAST(:lock AS bigint),"
+        " CAST(:holder AS text), CAST(:host AS text), CAST(:caller AS text),"
+        " CAST(:now AS double precision), CAST(:until AS double precision),"
+        " CAST(:global_cap AS integer), CAST(:host_cap AS integer),"
+        " CAST(:caller_cap AS integer))"
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -126,27 +139,22 @@ def acquire_slot(
     def cap(limit: int) -> int:
         return max(1, limit - headroom)
 
+    take = {
+        "holder": holder,
+        "host": host,
+        "caller": caller,
+        "now": now,
+        "until": now + lease_seconds,
+        "global_cap": cap(limits.global_),
+        "host_cap": cap(limits.per_host),
+        "caller_cap": cap(limits.per_caller),
+    }
     with store.write() as conn:
         _give_back(conn, store.dialect, releases)
-        if cache_key is not None:
-            hit = get_entry(conn, cache_key, now)
-            if hit is not None:
-                return hit
-        _serialise(store, conn)
-        take = {
-            "holder": holder,
-            "host": host,
-            "caller": caller,
-            "now": now,
-            "until": now + lease_seconds,
-            "global_cap": cap(limits.global_),
-            "host_cap": cap(limits.per_host),
-            "caller_cap": cap(limits.per_caller),
-        }
         while True:
-            taken = _TAKE.first(conn, take)
-            if taken is not None:
-                return int(taken[0])
+            got = _take(conn, store.is_sqlite, cache_key, take)
+            if got is not None:
+                return got
             # Refused. Lapsed slots (their holders died) never counted; clear them here, off
             # the path every fetch takes, and say which gate is full and who holds it.
             conn.execute(_DELETE_LAPSED, {"now": now})
@@ -164,6 +172,28 @@ def acquire_slot(
                     return Full(gate, [(row.holder, row.lease_until) for row in slots])
             # None is full any more: on PostgreSQL each statement reads what is committed when
             # it starts, and a release (which takes no gate lock) came in between. Try again.
+
+
+def _take(
+    conn: Connection, is_sqlite: bool, cache_key: str | None, take: dict[str, Any]
+) -> int | CacheHit | None:
+    """The live cache entry under CACHE_KEY, else a slot taken as TAKE says, else None (a gate
+    is full)."""
+    if not is_sqlite:
+        row = _PG_TAKE.first(
+            conn,
+            {"cache_key": cache_key, "touch": TOUCH_GRANULARITY, "lock": PG_GATE_LOCK_KEY, **take},
+        )
+        if row is None:
+            return None
+        slot, envelope, expires_at = row
+        return int(slot) if slot is not None else CacheHit(envelope, expires_at)
+    if cache_key is not None:
+        hit = get_entry(conn, cache_key, take["now"])
+        if hit is not None:
+            return hit
+    taken = _TAKE.first(conn, take)
+    return int(taken[0]) if taken is not None else None
 
 
 def release_slots(store: Store, releases: Sequence[Release]) -> None:
@@ -220,10 +250,3 @@ def live_slots(store: Store, now: float) -> int:
         return conn.execute(
             sa.select(sa.func.count()).where(gate_slot.c.lease_until >= now)
         ).scalar_one()
-
-
-def _serialise(store: Store, conn: Connection) -> None:
-    if not store.is_sqlite:
-        # Transaction-scoped: released by the commit that makes our insert visible, so the
-        # next acquirer's count (a fresh READ COMMITTED snapshot) includes it.
-        _PG_LOCK.first(conn)

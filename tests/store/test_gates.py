@@ -5,6 +5,17 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import sqlalchemy as sa
+
+from sift_store.cache import (
+    TOUCH_GRANULARITY,
+    CacheEntry,
+    CacheHit,
+    cache_bytes,
+    cache_get,
+    cache_put,
+    fetch_cache,
+)
 from sift_store.engine import Store
 from sift_store.gates import (
     Full,
@@ -209,3 +220,68 @@ def test_processes_racing_never_exceed_the_global_limit(store: Store) -> None:
     slots = [s for r in results for s in r]
     assert len(slots) == 8 and len(set(slots)) == 8
     assert live_slots(store, NOW) == 8
+
+
+def _last_used(store: Store, key: str) -> float:
+    with store.read() as conn:
+        return conn.execute(
+            sa.select(fetch_cache.c.last_used).where(fetch_cache.c.key == key)
+        ).scalar_one()
+
+
+def test_a_live_cache_entry_answers_the_acquire_and_takes_no_slot(store: Store) -> None:
+    envelope = b'{"content": "' + b"x" * 70_000 + b'"}'  # larger than a page, and than TOAST's
+    cache_put(store, "k", "standard", envelope, 60.0, 1 << 20, NOW)
+    got = acquire_slot(
+        store,
+        holder="t",
+        host="h",
+        caller="c",
+        limits=WIDE,
+        lease_seconds=60.0,
+        now=NOW + 0.5,
+        cache_key="k",
+    )
+    assert got == CacheHit(envelope, NOW + 60.0)
+    assert live_slots(store, NOW) == 0
+    assert _last_used(store, "k") == NOW  # used again within TOUCH_GRANULARITY: not rewritten
+    later = NOW + 2 * TOUCH_GRANULARITY
+    got = acquire_slot(
+        store,
+        holder="t",
+        host="h",
+        caller="c",
+        limits=WIDE,
+        lease_seconds=60.0,
+        now=later,
+        cache_key="k",
+    )
+    assert isinstance(got, CacheHit)
+    assert _last_used(store, "k") == later
+
+
+def test_an_expired_or_missing_cache_entry_takes_a_slot(store: Store) -> None:
+    cache_put(store, "old", "standard", b"{}", 10.0, 1 << 20, NOW)
+    for key in ("old", "missing"):
+        got = acquire_slot(
+            store,
+            holder="t",
+            host="h",
+            caller="c",
+            limits=WIDE,
+            lease_seconds=60.0,
+            now=NOW + 10.0,
+            cache_key=key,
+        )
+        assert isinstance(got, int)
+    assert live_slots(store, NOW + 10.0) == 2
+
+
+def test_a_release_caches_its_entry_in_the_same_write(store: Store) -> None:
+    slot = _acquire(store)
+    assert slot is not None
+    entry = CacheEntry("k", "standard", b'{"a": 1}', 60.0, 1 << 20, NOW)
+    release_slots(store, [Release(slot, entry)])
+    assert live_slots(store, NOW) == 0
+    assert cache_get(store, "k", NOW) == CacheHit(b'{"a": 1}', NOW + 60.0)
+    assert cache_bytes(store) == len(b'{"a": 1}')
