@@ -61,8 +61,8 @@ FLUSH_DELAY = 0.005
 # request, rather than on that request's path. Fetches one at a time, interleaved runs: 0.61 and
 # 0.66 of the bare proxy at FLUSH_DELAY, 0.67 and 0.74 at 1 ms (bench/fetch_bench.py); 0.60-0.66
 # at 1 ms against 0.68-0.79 at once (mean latency, four pairs), a write 1 ms late meeting the
-# next request as it came in. With all releases written at once, 8 at a time lost as much (0.73-0.84 against
-# 0.88-0.92) to the extra transactions.
+# next request as it came in. With all releases written at once, 8 at a time lost as much
+# (0.73-0.84 against 0.88-0.92) to the extra transactions.
 IDLE_FLUSH_DELAY = 0.0
 
 
