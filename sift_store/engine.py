@@ -67,13 +67,19 @@ class Store:
         return self.dialect == "sqlite"
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
+    def write(self, *, each_alone: bool = False) -> Iterator[Connection]:
+        """A write transaction. EACH_ALONE says every statement the block runs is complete on
+        its own, so on PostgreSQL each commits as it runs, without the BEGIN and COMMIT round
+        trips around them; on SQLite the block is one transaction all the same."""
         if getattr(self._inline, "writes", None) is not None:
             with self._write_now() as conn:
                 yield conn
             return
         with self._one_writer or contextlib.nullcontext(), self.engine.connect() as conn:
-            conn = conn.execution_options(sift_immediate=True)
+            if each_alone and not self.is_sqlite:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                conn = conn.execution_options(sift_immediate=True)
             with conn.begin():
                 yield conn
 

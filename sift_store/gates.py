@@ -149,7 +149,9 @@ def acquire_slot(
         "host_cap": cap(limits.per_host),
         "caller_cap": cap(limits.per_caller),
     }
-    with store.write() as conn:
+    # With nothing to give back, the take is one statement (one call on PostgreSQL), and the
+    # refusal's statements each stand alone.
+    with store.write(each_alone=not releases) as conn:
         _give_back(conn, store.dialect, releases)
         while True:
             got = _take(conn, store.is_sqlite, cache_key, take)
