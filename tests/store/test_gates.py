@@ -44,7 +44,8 @@ def _acquire(
     now: float = NOW,
     holder: str = "test",
     headroom: int = 0,
-) -> int | None:
+    cache_key: str | None = None,
+) -> int | CacheHit | None:
     got = acquire_slot(
         store,
         holder=holder,
@@ -54,6 +55,7 @@ def _acquire(
         lease_seconds=lease,
         now=now,
         headroom=headroom,
+        cache_key=cache_key,
     )
     return None if isinstance(got, Full) else got
 
@@ -232,30 +234,12 @@ def _last_used(store: Store, key: str) -> float:
 def test_a_live_cache_entry_answers_the_acquire_and_takes_no_slot(store: Store) -> None:
     envelope = b'{"content": "' + b"x" * 70_000 + b'"}'  # larger than a page, and than TOAST's
     cache_put(store, "k", "standard", envelope, 60.0, 1 << 20, NOW)
-    got = acquire_slot(
-        store,
-        holder="t",
-        host="h",
-        caller="c",
-        limits=WIDE,
-        lease_seconds=60.0,
-        now=NOW + 0.5,
-        cache_key="k",
-    )
+    got = _acquire(store, now=NOW + 0.5, cache_key="k")
     assert got == CacheHit(envelope, NOW + 60.0)
     assert live_slots(store, NOW) == 0
     assert _last_used(store, "k") == NOW  # used again within TOUCH_GRANULARITY: not rewritten
     later = NOW + 2 * TOUCH_GRANULARITY
-    got = acquire_slot(
-        store,
-        holder="t",
-        host="h",
-        caller="c",
-        limits=WIDE,
-        lease_seconds=60.0,
-        now=later,
-        cache_key="k",
-    )
+    got = _acquire(store, now=later, cache_key="k")
     assert isinstance(got, CacheHit)
     assert _last_used(store, "k") == later
 
@@ -263,16 +247,7 @@ def test_a_live_cache_entry_answers_the_acquire_and_takes_no_slot(store: Store) 
 def test_an_expired_or_missing_cache_entry_takes_a_slot(store: Store) -> None:
     cache_put(store, "old", "standard", b"{}", 10.0, 1 << 20, NOW)
     for key in ("old", "missing"):
-        got = acquire_slot(
-            store,
-            holder="t",
-            host="h",
-            caller="c",
-            limits=WIDE,
-            lease_seconds=60.0,
-            now=NOW + 10.0,
-            cache_key=key,
-        )
+        got = _acquire(store, now=NOW + 10.0, cache_key=key)
         assert isinstance(got, int)
     assert live_slots(store, NOW + 10.0) == 2
 
