@@ -154,7 +154,7 @@ def acquire_slot(
     with store.write(each_alone=not releases) as conn:
         _give_back(conn, store.dialect, releases)
         while True:
-            got = _take(conn, store.is_sqlite, cache_key, take)
+            got = _take(conn, store.dialect, cache_key, take)
             if got is not None:
                 return got
             # Refused. Lapsed slots (their holders died) never counted; clear them here, off
@@ -177,11 +177,11 @@ def acquire_slot(
 
 
 def _take(
-    conn: Connection, is_sqlite: bool, cache_key: str | None, take: dict[str, Any]
+    conn: Connection, dialect: str, cache_key: str | None, take: dict[str, Any]
 ) -> int | CacheHit | None:
     """The live cache entry under CACHE_KEY, else a slot taken as TAKE says, else None (a gate
     is full)."""
-    if not is_sqlite:
+    if dialect == "postgresql":
         row = _PG_TAKE.first(
             conn,
             {"cache_key": cache_key, "touch": TOUCH_GRANULARITY, "lock": PG_GATE_LOCK_KEY, **take},
