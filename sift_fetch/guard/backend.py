@@ -17,19 +17,14 @@ import httpcore
 from sift_fetch.errors import Blocked, UpstreamFailed
 from sift_fetch.guard.addresses import IPAddress, Policy, denied_reason
 from sift_fetch.guard.resolve import Resolver, system_resolver
+from sift_fetch.guard.stream import tcp_connector
 
 # Opens a TCP stream to an address the guard has already approved.
 Connector: TypeAlias = Callable[[IPAddress, int], Awaitable[httpcore.AsyncNetworkStream]]
 
-_ANYIO = httpcore.AnyIOBackend()
-
-
-async def tcp_connector(ip: IPAddress, port: int) -> httpcore.AsyncNetworkStream:
-    return await _ANYIO.connect_tcp(str(ip), port)
-
 
 def _failure_reason(exc: BaseException | None) -> str:
-    # anyio wraps the OSError that says what happened a link or two down the chain.
+    # The OSError that says what happened is a link or two down the chain.
     while exc is not None:
         if isinstance(exc, ConnectionRefusedError):
             return "connection refused"

@@ -30,6 +30,12 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+# uvicorn serves on uvloop where it is installed, so the network stream's tests run on both.
+ON_BOTH_LOOPS = pytest.mark.parametrize(
+    "anyio_backend", [("asyncio", {}), ("asyncio", {"use_uvloop": True})], ids=["asyncio", "uvloop"]
+)
+
+
 def loopback_policy(*ports: int) -> Policy:
     """The explicit test-only allowance: 127.0.0.1 and the test servers' ports."""
     return Policy(allow_networks=(ipaddress.ip_network("127.0.0.1/32"),), allow_ports=ports)

@@ -12,10 +12,10 @@ import trustme
 
 from sift_fetch.errors import UpstreamFailed
 from sift_fetch.guard import GuardedBackend, GuardedTransport
-from tests.guard.conftest import MakeClient, RawServer, loopback_policy
+from tests.guard.conftest import ON_BOTH_LOOPS, MakeClient, RawServer, loopback_policy
 from tests.support.net import Connector, Resolver
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, ON_BOTH_LOOPS]
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nsecret"
 NAMES = {"docs.sift-test.dev": ["127.0.0.1"], "other.sift-test.dev": ["127.0.0.1"]}
