@@ -60,6 +60,9 @@ class Store:
         self._checkpointer = Checkpointer(engine) if on_disk else None
         # For run_write's calls on the event loop: a connection that never waits for the lock.
         self._now_engine = _sqlite_engine(engine.url, busy_timeout_ms=0) if on_disk else None
+        # ...kept open between those calls (they take _one_writer, so one at a time): a pool
+        # checkout and check-in around every fetch's transaction cost more than SQLite's work.
+        self._now_conn: Connection | None = None
         self._inline = threading.local()
 
     @property
@@ -140,18 +143,30 @@ class Store:
         if not self._one_writer.acquire(blocking=False):
             raise _WouldWait
         try:
-            with self._now_engine.connect() as conn:
-                conn = conn.execution_options(sift_immediate=True)
-                try:
-                    transaction = conn.begin()
-                except OperationalError as exc:
-                    if getattr(exc.orig, "sqlite_errorname", None) == "SQLITE_BUSY":
-                        raise _WouldWait from None
-                    raise
-                with transaction:
-                    yield conn
+            if self._now_conn is None:
+                self._now_conn = self._now_engine.connect().execution_options(sift_immediate=True)
+            conn = self._now_conn
+            try:
+                transaction = conn.begin()
+            except OperationalError as exc:
+                if getattr(exc.orig, "sqlite_errorname", None) == "SQLITE_BUSY":
+                    raise _WouldWait from None
+                raise
+            with transaction:
+                yield conn
+        except _WouldWait:
+            raise
+        except BaseException:
+            # Whatever went wrong, the next call starts from a fresh connection.
+            self._close_now_conn()
+            raise
         finally:
             self._one_writer.release()
+
+    def _close_now_conn(self) -> None:
+        if self._now_conn is not None:
+            self._now_conn.close()
+            self._now_conn = None
 
     async def _run_on(self, threads: ThreadPoolExecutor, call: Callable[[], T]) -> T:
         future = asyncio.get_running_loop().run_in_executor(threads, call)
@@ -163,6 +178,8 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.stop()
         if self._now_engine is not None:
+            with self._one_writer or contextlib.nullcontext():
+                self._close_now_conn()
             self._now_engine.dispose()
         self._threads.shutdown(wait=False)
         self._writer.shutdown(wait=False)

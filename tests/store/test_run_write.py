@@ -118,3 +118,37 @@ def test_a_call_makes_one_write_transaction(probe_store: Store) -> None:
     with pytest.raises(RuntimeError, match="one write transaction"):
         anyio.run(main)
     assert _values(probe_store) == [1]
+
+
+def test_the_loop_keeps_one_connection_and_a_failed_write_leaves_nothing_open(
+    probe_store: Store,
+) -> None:
+    def connection_of(store: Store) -> object:
+        with store.write() as conn:
+            conn.execute(sa.insert(_probe).values(v=1))
+            return conn
+
+    def failing(store: Store) -> None:
+        with store.write() as conn:
+            conn.execute(sa.insert(_probe).values(v=2))
+            conn.exec_driver_sql("INSERT INTO no_such_table VALUES (1)")
+
+    async def main() -> list[object]:
+        first = await probe_store.run_write(connection_of)
+        second = await probe_store.run_write(connection_of)
+        with pytest.raises(sa.exc.OperationalError):
+            await probe_store.run_write(failing)
+        return [first, second, await probe_store.run_write(connection_of)]
+
+    first, second, after_failure = anyio.run(main)
+    assert first is second
+    assert after_failure is not first
+    # The failed write was rolled back, and its connection holds no lock: another writer
+    # gets in at once (busy_timeout 0).
+    assert _values(probe_store) == [1, 1, 1]
+    other = sqlite3.connect(probe_store.engine.url.database, isolation_level=None, timeout=0)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
