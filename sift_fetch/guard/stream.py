@@ -46,8 +46,9 @@ class _Buffer(asyncio.Protocol):
         self.writing_paused = False
         self.ended = False  # the peer's FIN, or the connection gone
         self.error: Exception | None = None
-        self.readable: asyncio.Future[None] | None = None
-        self.writable: asyncio.Future[None] | None = None
+        # What a read or a write waits on (HTTP/1.1 never does both at once): settled by data,
+        # room to write, or the end.
+        self.waiter: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports have the interface without subclassing asyncio.Transport.
@@ -59,36 +60,24 @@ class _Buffer(asyncio.Protocol):
         if self.size >= HIGH_WATER and not self.reading_paused and self.transport is not None:
             self.transport.pause_reading()
             self.reading_paused = True
-        _settle(self.readable)
+        _settle(self.waiter)
 
     def eof_received(self) -> bool:
         self.ended = True
-        _settle(self.readable)
+        _settle(self.waiter)
         return False  # an HTTP peer that sent its FIN is done: let the transport close
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended = True
         self.error = exc
-        _settle(self.readable)
-        _settle(self.writable)
+        _settle(self.waiter)
 
     def pause_writing(self) -> None:
         self.writing_paused = True
 
     def resume_writing(self) -> None:
         self.writing_paused = False
-        _settle(self.writable)
-
-
-async def _wait(waiter: asyncio.Future[None], timeout: float | None) -> None:
-    if timeout is None:
-        await waiter
-        return
-    timer = asyncio.get_running_loop().call_later(timeout, _settle, waiter, _TimedOut())
-    try:
-        await waiter
-    finally:
-        timer.cancel()
+        _settle(self.waiter)
 
 
 class AsyncioStream(httpcore.AsyncNetworkStream):
@@ -98,14 +87,8 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         buffer = self._buffer
-        if not buffer.chunks and not buffer.ended:
-            buffer.readable = asyncio.get_running_loop().create_future()
-            try:
-                await _wait(buffer.readable, timeout)
-            except _TimedOut:
-                raise httpcore.ReadTimeout("the site stopped sending") from None
-            finally:
-                buffer.readable = None
+        while not buffer.chunks and not buffer.ended:
+            await self._wait(timeout, httpcore.ReadTimeout)
         if not buffer.chunks:
             if buffer.error is not None:
                 raise httpcore.ReadError(str(buffer.error)) from buffer.error
@@ -125,17 +108,25 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         if buffer.error is not None or self._transport.is_closing():
             raise httpcore.WriteError("the connection is closed")
         self._transport.write(data)
-        if not buffer.writing_paused:
-            return
-        buffer.writable = asyncio.get_running_loop().create_future()
-        try:
-            await _wait(buffer.writable, timeout)
-        except _TimedOut:
-            raise httpcore.WriteTimeout("sending the request timed out") from None
-        finally:
-            buffer.writable = None
+        while buffer.writing_paused and not buffer.ended:
+            await self._wait(timeout, httpcore.WriteTimeout)
         if buffer.error is not None:
             raise httpcore.WriteError(str(buffer.error)) from buffer.error
+
+    async def _wait(
+        self, timeout: float | None, timed_out: type[httpcore.TimeoutException]
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        waiter = self._buffer.waiter = loop.create_future()
+        timer = None if timeout is None else loop.call_later(timeout, _settle, waiter, _TimedOut())
+        try:
+            await waiter
+        except _TimedOut:
+            raise timed_out("timed out") from None
+        finally:
+            self._buffer.waiter = None
+            if timer is not None:
+                timer.cancel()
 
     async def aclose(self) -> None:
         # At once: what a closed client connection still had to send is a request given up,
