@@ -60,7 +60,7 @@ class Store:
         self._checkpointer = Checkpointer(engine) if on_disk else None
         # For run_write's calls on the event loop: a connection that never waits for the lock.
         self._now_engine = _sqlite_engine(engine.url, busy_timeout_ms=0) if on_disk else None
-        # ...kept open between those calls (they take _one_writer, so one at a time): a pool
+        # Its one connection, kept open between those calls (each holds _one_writer): a pool
         # checkout and check-in around every fetch's transaction cost more than SQLite's work.
         self._now_conn: Connection | None = None
         self._inline = threading.local()
@@ -178,7 +178,8 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.stop()
         if self._now_engine is not None:
-            with self._one_writer or contextlib.nullcontext():
+            assert self._one_writer is not None
+            with self._one_writer:
                 self._close_now_conn()
             self._now_engine.dispose()
         self._threads.shutdown(wait=False)

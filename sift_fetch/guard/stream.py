@@ -116,6 +116,7 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
     async def _wait(
         self, timeout: float | None, timed_out: type[httpcore.TimeoutException]
     ) -> None:
+        assert self._buffer.waiter is None, "one read or write at a time"
         loop = asyncio.get_running_loop()
         waiter = self._buffer.waiter = loop.create_future()
         timer = None if timeout is None else loop.call_later(timeout, _settle, waiter, _TimedOut())
@@ -140,7 +141,7 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         timeout: float | None = None,
     ) -> httpcore.AsyncNetworkStream:
         if self._buffer.chunks or self._buffer.ended:
-            # Bytes before the handshake are not the server's TLS: never read them as if.
+            # Bytes before the handshake are not the server's TLS: never take them for it.
             self._transport.abort()
             raise httpcore.ConnectError("the server spoke before the TLS handshake")
         loop = asyncio.get_running_loop()
@@ -149,13 +150,15 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
                 transport = await loop.start_tls(
                     self._transport, self._buffer, ssl_context, server_hostname=server_hostname
                 )
-        except TimeoutError:
+        except BaseException as exc:
+            # httpcore leaves a stream whose handshake failed (or was cancelled) to it to close.
             self._transport.abort()
-            raise httpcore.ConnectTimeout("the TLS handshake timed out") from None
-        except (OSError, ssl.SSLError) as exc:
-            self._transport.abort()
-            # httpcore's own backends carry the SSLError as the argument; callers read it.
-            raise httpcore.ConnectError(exc) from exc
+            if isinstance(exc, TimeoutError):
+                raise httpcore.ConnectTimeout("the TLS handshake timed out") from None
+            if isinstance(exc, OSError):  # ssl.SSLError among them
+                # httpcore's own backends carry the SSLError as the argument; callers read it.
+                raise httpcore.ConnectError(exc) from exc
+            raise
         assert transport is not None  # start_tls returns None only on a closed loop
         self._buffer.transport = transport
         return AsyncioStream(transport, self._buffer)

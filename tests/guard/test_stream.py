@@ -8,6 +8,7 @@ import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+import anyio
 import httpcore
 import pytest
 
@@ -145,3 +146,13 @@ async def test_a_silent_tls_peer_is_a_connect_timeout() -> None:
     async with connected(serve) as stream:
         with pytest.raises(httpcore.ConnectTimeout):
             await stream.start_tls(ssl.create_default_context(), "docs.sift-test.dev", 0.05)
+
+
+async def test_a_cancelled_tls_handshake_leaves_no_connection_open() -> None:
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    async with connected(serve) as stream:
+        with anyio.move_on_after(0.05):
+            await stream.start_tls(ssl.create_default_context(), "docs.sift-test.dev", None)
+        assert stream._transport.is_closing()
