@@ -20,6 +20,8 @@ from sift_fetch.guard.addresses import IPAddress
 # Reading stops while this much is buffered and unread, and resumes below the low mark.
 HIGH_WATER = 256 * 1024
 LOW_WATER = 64 * 1024
+# httpcore's names for what asyncio's transports call otherwise.
+_TRANSPORT_INFO = {"client_addr": "sockname", "server_addr": "peername"}
 
 
 class _TimedOut(Exception):
@@ -167,8 +169,7 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         if info == "is_readable":
             # The loop keeps reading an idle connection, so a FIN or stray bytes are known here.
             return bool(self._buffer.chunks) or self._buffer.ended
-        names = {"client_addr": "sockname", "server_addr": "peername"}
-        return self._transport.get_extra_info(names.get(info, info))
+        return self._transport.get_extra_info(_TRANSPORT_INFO.get(info, info))
 
 
 async def tcp_connector(ip: IPAddress, port: int) -> AsyncioStream:
