@@ -138,7 +138,7 @@ def _one_result(row: dict[str, Any], *, as_json: bool) -> None:
         hint = f" (hint: {row['hint']})" if row.get("hint") else ""
         raise CliError(f"target {row['idx']} failed: {row.get('error')}{hint}", REFUSED, row)
     if not as_json:
-        print_content(envelope)
+        print_content(envelope, row.get("options") or {})
 
 
 def _write_results(body: dict[str, Any], out: Path) -> None:

@@ -11,11 +11,15 @@ import typer
 from sift_cli.client import Client
 from sift_cli.exits import CliError
 from sift_cli.options import JsonOpt, TokenOpt, UrlOpt
+from sift_mcp.text import headline
 
 
-def print_content(envelope: dict[str, Any]) -> None:
-    """The content as the document has it, ending in exactly one newline."""
+def print_content(envelope: dict[str, Any], options: dict[str, Any]) -> None:
+    """The content as the document has it (a page's clean text under its headline), ending in
+    exactly one newline."""
     content = str(envelope.get("content", ""))
+    if heading := headline(envelope, options):
+        typer.echo(f"{heading}\n")
     typer.echo(content, nl=not content.endswith("\n"))
 
 
@@ -64,6 +68,6 @@ def fetch(
     if as_json:
         typer.echo(json.dumps(envelope, indent=2, ensure_ascii=False))
         return
-    print_content(envelope)
+    print_content(envelope, body)
     if envelope.get("truncated"):
         typer.echo(f"sift: content truncated (hint: {envelope.get('hint')})", err=True)

@@ -104,7 +104,8 @@ class Tool:
 
 
 async def _fetch(backend: Backend, args: Target) -> str:
-    return text.content(await backend.fetch(_body(args)))
+    body = _body(args)
+    return text.content(await backend.fetch(body), body)
 
 
 async def _submit(backend: Backend, args: BatchSubmit) -> str:
@@ -125,7 +126,7 @@ async def _result(backend: Backend, args: BatchResult) -> str:
         raise Refused(row.get("result") or row)
     if row.get("result") is None:
         return f"target {args.idx} is {row['status']}: ask batch_status with wait first"
-    return text.content(row["result"])
+    return text.content(row["result"], row.get("options") or {})
 
 
 async def _cancel(backend: Backend, args: BatchCancel) -> str:

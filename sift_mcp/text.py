@@ -19,9 +19,23 @@ def failure(body: dict[str, Any]) -> str:
     return line
 
 
-def content(envelope: dict[str, Any]) -> str:
-    """The content, after the digest's answer when there is one, and a note when it was cut."""
+def headline(envelope: dict[str, Any], options: dict[str, Any]) -> str | None:
+    """The title as a Markdown heading, for showing above a page's clean text (OPTIONS are the
+    target's): clean mode leaves the headline out of `content`, since `title` carries it."""
+    title = envelope.get("title")
+    if not title or options.get("mode", "clean") != "clean" or options.get("grep"):
+        return None
+    if options.get("jq") or str(envelope.get("content", "")).startswith(f"# {title}"):
+        return None
+    return f"# {title}"
+
+
+def content(envelope: dict[str, Any], options: dict[str, Any]) -> str:
+    """The content under its headline, after the digest's answer when there is one, and a note
+    when it was cut."""
     parts = []
+    if heading := headline(envelope, options):
+        parts.append(heading)
     if envelope.get("answer"):
         parts.append(f"Answer: {envelope['answer']}\n\nPassages:")
     parts.append(str(envelope.get("content", "")))

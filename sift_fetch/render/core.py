@@ -11,8 +11,6 @@ separate process under time and memory limits (in-process, a runaway jq program 
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement
-
 from sift_fetch.errors import BadRequest
 from sift_fetch.render import context as ctx
 from sift_fetch.render.decode import Kind, classify, decode
@@ -38,20 +36,17 @@ def _check(kind: Kind, target: Target) -> None:
         raise BadRequest(f"pages applies to PDF documents; this one is {kind.upper()}")
 
 
-def _body(
-    kind: Kind, doc: Document, target: Target, budget: int
-) -> tuple[Body, HtmlElement | None]:
-    """The rendered body and, for HTML, the parsed tree (context reads it)."""
+def _body(kind: Kind, doc: Document, target: Target, budget: int) -> Body:
     if kind == "pdf":
-        return render_pdf(doc, target.pages, budget, want_meta=target.context), None
+        return render_pdf(doc, target.pages, budget, want_meta=target.context)
     if kind == "html":
         return render_html(doc, decode(doc, sniff_html=True), target.mode, context=target.context)
     text = decode(doc)
+    if kind == "json" and target.jq:
+        return run_jq(target.jq, text, budget)
     if kind == "json":
-        if target.jq:
-            return run_jq(target.jq, text, budget), None
-        return render_json(text, target.mode, budget), None
-    return render_text(doc, text), None
+        return render_json(text, target.mode, budget)
+    return render_text(doc, text)
 
 
 def truncate(text: str, max_chars: int) -> tuple[str, bool]:
@@ -68,7 +63,7 @@ def render(doc: Document, target: Target, max_chars: int) -> Rendered:
     _check(kind, target)
     searching = bool(target.grep or target.question)
     budget = max(max_chars, SCAN_CHARS) if searching else max_chars
-    body, tree = _body(kind, doc, target, budget)
+    body = _body(kind, doc, target, budget)
     text, source_cut = truncate(body.text, budget)
     source_cut = source_cut or body.cut
 
@@ -88,8 +83,6 @@ def render(doc: Document, target: Target, max_chars: int) -> Rendered:
 
     context = None
     if target.context:
-        if tree is not None:
-            body.meta.update(ctx.html_meta(tree, doc.url))
         context = ctx.build(doc.url, body.title, body, hits)
     return Rendered(
         title=body.title,

@@ -26,8 +26,10 @@ from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
-from sift_fetch.render.furniture import trim_furniture
+from sift_fetch.render.context import html_meta
+from sift_fetch.render.furniture import title_words, trim_furniture
 from sift_fetch.render.model import Body, Document, Heading
+from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, word_count
 from sift_fetch.render.title import head_title, title_text
 
@@ -124,6 +126,7 @@ _PARSER = HTMLParser(
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_BLANK_LINE = re.compile(r"\n\s*\n")
 _WORD = re.compile(r"\w+")
 # When the precise extraction is this thin a share of the page's words, a balanced one and
 # readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
@@ -137,6 +140,9 @@ CREDIT_MAX_WORDS = 30
 # What highlighters write for "no language": a fence labelled so tells the reader nothing.
 _NO_LANGUAGE = frozenset({"text", "txt", "plain", "plaintext", "none", "nohighlight"})
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)")
+# Where a <title> joins the headline to the site's name ("Headline | Site", "Site - Headline").
+_TITLE_PARTS = re.compile(r"\s+(?:[|\-\u2013\u2014:·»/]|::)\s+")
+_SOCIAL_TITLES = "//meta[@property='og:title' or @name='twitter:title']/@content"
 
 
 def parse(text: str) -> HtmlElement:
@@ -153,6 +159,16 @@ def element_count(tree: HtmlElement) -> int:
 
 def page_title(tree: HtmlElement) -> str | None:
     return title_text(extract_title(tree) or "")
+
+
+def page_titles(tree: HtmlElement, title: str | None) -> frozenset[str]:
+    """Every title the page gives itself (TITLE, its <title> and that title's parts, og:title,
+    twitter:title), as `title_words`: a leading heading that says one of them is the headline."""
+    head = tree.find(".//head/title")
+    titles = [title or "", *tree.xpath(_SOCIAL_TITLES)]
+    if head is not None:
+        titles += [head.text_content(), *_TITLE_PARTS.split(head.text_content())]
+    return frozenset(words for words in map(title_words, titles) if words)
 
 
 def _hidden(el: HtmlElement) -> bool:
@@ -233,6 +249,11 @@ def _block_markdown(block: etree._Element) -> str:
     wrapper = etree.Element("body")
     wrapper.append(block)
     text = xmltotxt(wrapper, include_formatting=True).strip()
+    if block.tag in ("p", "head"):
+        # The serializer keeps the source's line breaks and indentation in the text after an
+        # inline element; in a paragraph they are a space, as a browser shows them (a <br>
+        # comes out as a blank line, which stays).
+        return "\n\n".join(" ".join(part.split()) for part in _BLANK_LINE.split(text))
     if block.tag == "quote":
         return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
     if block.tag == "code" and text.startswith("```"):
@@ -248,8 +269,30 @@ def extract_blocks(tree: HtmlElement, url: str, **options: Any) -> list[tuple[st
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return []
-    blocks = [(str(block.tag), _block_markdown(block)) for block in list(document.body)]
+    return body_blocks(document.body)
+
+
+def body_blocks(body: etree._Element) -> list[tuple[str, str]]:
+    """An extraction's body block by block, (tag, Markdown), without credit lines (the blocks
+    move out of BODY)."""
+    blocks = [(str(block.tag), _block_markdown(block)) for block in _top_blocks(body)]
     return [(tag, text) for tag, text in blocks if text and not _is_credit(text)]
+
+
+def _top_blocks(body: etree._Element) -> list[etree._Element]:
+    """BODY's blocks, with the containers a fallback extractor leaves (a `div` holding the
+    article's paragraphs) opened up, so that each paragraph is a block of its own, as in
+    trafilatura's own result. A container with text outside its children stays whole."""
+    blocks: list[etree._Element] = []
+    pending = list(body)
+    while pending:
+        block = pending.pop(0)
+        loose = (block.text or "").strip() or any((c.tail or "").strip() for c in block)
+        if block.tag == "div" and len(block) and not loose:
+            pending[:0] = list(block)
+        else:
+            blocks.append(block)
+    return blocks
 
 
 def join_blocks(blocks: list[str]) -> str:
@@ -312,6 +355,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     _drop_anchor_icons(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None
+    drop_teasers(tree)
     precise = _extract(tree, url)
     if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
@@ -324,24 +368,26 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     return balanced or precise or None
 
 
-def render_html(
-    doc: Document, text: str, mode: str, *, context: bool
-) -> tuple[Body, HtmlElement | None]:
-    """The body for `mode`, plus the parsed tree when there is one (context reads links and
-    metadata from it). Raw mode parses the page only for context."""
+def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
+    """The body for `mode`; with `context`, its meta holds what context reads from the page
+    (read before clean mode takes teasers out of the tree). Raw mode parses the page only for
+    context."""
     if mode == "raw":
         if not context:
-            return Body(text=text, title=head_title(text)), None
+            return Body(text=text, title=head_title(text))
         tree = parse(text)
-        return Body(text=text, title=head_title(text), meta={"outline": dom_outline(tree)}), tree
+        meta = {"outline": dom_outline(tree), **html_meta(tree, doc.url)}
+        return Body(text=text, title=head_title(text), meta=meta)
     tree = parse(text)
     title = page_title(tree)
+    meta = html_meta(tree, doc.url) if context else {}
     elements = element_count(tree) if mode == "clean" else 0
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
         markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
         if markdown:
-            markdown = trim_furniture(markdown)
-            return Body(text=markdown, title=title, headings=markdown_headings(markdown)), tree
+            markdown = trim_furniture(markdown, page_titles(tree, title))
+            headings = markdown_headings(markdown)
+            return Body(text=markdown, title=title, headings=headings, meta=meta)
         # No main content found (a link hub, a tiny page): all the text beats nothing.
     full, headings = visible_text(tree)
-    return Body(text=full, title=title, headings=headings), tree
+    return Body(text=full, title=title, headings=headings, meta=meta)

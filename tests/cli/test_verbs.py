@@ -207,6 +207,16 @@ def test_fetch_prints_content_or_envelope(sift: Sift, site: LocalSite) -> None:
     assert code == 1 and json.loads(out)["success"] is False and "502 upstream:" in err
 
 
+def test_fetch_prints_a_pages_clean_text_under_its_headline(sift: Sift, site: LocalSite) -> None:
+    code, out, _ = sift("fetch", site.url("/pruning"))
+    assert code == 0
+    headline, _, text = out.partition("\n\n")
+    assert headline == "# Winter pruning"
+    assert text.startswith("Apple trees are pruned in winter") and "Winter pruning" not in text
+    code, out, _ = sift("fetch", site.url("/pruning"), "--mode", "raw")
+    assert code == 0 and out.startswith("<!doctype html>")
+
+
 def test_token_new_prints_a_working_callers_table(sift: Sift) -> None:
     code, out, _ = sift("token", "new", "reader", "--class", "restricted")
     assert code == 0

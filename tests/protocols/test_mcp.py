@@ -63,7 +63,9 @@ def test_fetch_answers_the_content(stack: Stack, site: LocalSite, transport: str
     assert not result.isError
     with stack.http() as http:
         native = http.post("/v1/fetch", json={"url": url}).json()
-    assert text(result) == native["content"]
+    # The page's clean text under its headline, which the envelope carries as `title`.
+    assert native["title"] and not native["content"].startswith("#")
+    assert text(result) == f"# {native['title']}\n\n{native['content']}"
     assert "lit in 1821" in text(result)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sift_fetch.render.furniture import trim_furniture
+from sift_fetch.render.furniture import title_words, trim_furniture
 
 PROSE = (
     "Balcony tomatoes need a pot of at least twenty litres, a sunny wall and water every "
@@ -46,3 +46,24 @@ def test_a_closing_paragraph_that_mentions_a_cue_stays() -> None:
 def test_a_page_that_is_all_furniture_keeps_its_text() -> None:
     assert trim_furniture("Subscribe to our newsletter") == "Subscribe to our newsletter"
     assert trim_furniture("Photo: a tomato") == "Photo: a tomato"
+
+
+def test_a_leading_heading_that_says_a_title_goes() -> None:
+    titles = frozenset(
+        {title_words("Balcony Tomatoes: A Guide"), title_words("The Urban Gardener")}
+    )
+    assert _trim_titled(titles, "# Balcony tomatoes — a guide", PROSE) == [PROSE]
+    assert _trim_titled(titles, "March 3, 2024", "## Balcony Tomatoes: A Guide", PROSE) == [PROSE]
+    # Another heading, a title that is not a heading, or a heading past the lead, stays.
+    assert _trim_titled(titles, "# Sowing", PROSE) == ["# Sowing", PROSE]
+    assert (
+        _trim_titled(titles, "Balcony tomatoes: a guide", PROSE)[0] == "Balcony tomatoes: a guide"
+    )
+    later = [PROSE, PROSE, PROSE, "## The Urban Gardener", PROSE]
+    assert _trim_titled(titles, *later) == later
+    # A page that is only its headline keeps it.
+    assert _trim_titled(titles, "# Balcony Tomatoes: A Guide") == ["# Balcony Tomatoes: A Guide"]
+
+
+def _trim_titled(titles: frozenset[str], *blocks: str) -> list[str]:
+    return trim_furniture("\n\n".join(blocks), titles).split("\n\n")

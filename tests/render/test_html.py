@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from sift_fetch.errors import BadRequest, Unsupported
 from sift_fetch.render import html, render
@@ -18,8 +19,10 @@ NEVER = ("SCRIPT_TEXT_MUST_NOT_APPEAR", "STYLE_TEXT_MUST_NOT_APPEAR", "HIDDEN_TE
 def test_clean_is_the_article_as_markdown(article) -> None:  # type: ignore[no-untyped-def]
     out = render(article, Target(ARTICLE_URL), 60_000)
     lines = out.content.splitlines()
+    # The headline is the title; the content does not say it again.
     assert out.title == "Growing Tomatoes on a Balcony"
-    assert "# Growing Tomatoes on a Balcony" in lines
+    assert "Growing Tomatoes on a Balcony" not in out.content
+    assert lines[0].startswith("Tomatoes are the most rewarding plant")
     assert "## Choosing a variety" in lines
     assert "### Blossom end rot" in lines
     assert "- Sungold: sweet orange cherries, very productive" in lines
@@ -361,3 +364,34 @@ def test_thin_extraction_is_refereed_by_readability(
     monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{found}</p>"))
     page = html.parse("<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>")
     assert html.clean_markdown(page, "https://news.example.com/prison") == extractions[expected]
+
+
+def test_the_page_titles_a_headline_is_matched_against() -> None:
+    tree = html.parse(
+        "<html><head><title>Balcony Tomatoes | The Urban Gardener</title>"
+        '<meta property="og:title" content="How to grow tomatoes on a balcony">'
+        "</head><body><p>text</p></body></html>"
+    )
+    assert html.page_titles(tree, "Balcony Tomatoes") == {
+        "balcony tomatoes the urban gardener",
+        "balcony tomatoes",
+        "the urban gardener",
+        "how to grow tomatoes on a balcony",
+    }
+
+
+def test_blocks_are_paragraphs_on_one_line_even_inside_a_fallback_container() -> None:
+    # A fallback extractor's result: the article's blocks inside a container, the source's
+    # line breaks and indentation still in the text.
+    body = etree.fromstring(
+        "<body><div><head rend='h1'>Pots</head><p>Tomatoes want a <hi>big\n    pot</hi> and\n"
+        "    sun.</p><p>Water daily.<lb/>Feed weekly.</p><quote>Grow what you eat.</quote>"
+        "</div><div>Loose text <p>and a paragraph</p></div></body>"
+    )
+    assert html.body_blocks(body) == [
+        ("head", "# Pots"),
+        ("p", "Tomatoes want a big pot and sun."),
+        ("p", "Water daily.\n\nFeed weekly."),
+        ("quote", "> Grow what you eat."),
+        ("div", "Loose text and a paragraph"),  # text outside its children: kept whole
+    ]

@@ -123,8 +123,8 @@ def test_context_describes_the_page(article) -> None:  # type: ignore[no-untyped
     assert context["date"] == "2024-05-14"
     assert context["language"] == "en-GB"
     assert context["description"] == "A practical guide to growing tomatoes in containers."
+    # The content's headings: the headline is the title, not a heading of the content.
     assert context["outline"] == [
-        {"level": 1, "text": "Growing Tomatoes on a Balcony"},
         {"level": 2, "text": "Choosing a variety"},
         {"level": 2, "text": "Soil and containers"},
         {"level": 2, "text": "Watering"},

@@ -1,0 +1,92 @@
+"""Teaser lists ("more stories", "next post", "related"), taken out of the tree before clean
+mode's extraction.
+
+A teaser card is a short block (at most CARD_MAX_WORDS words) whose first heading is wholly a
+link to another page and whose text is cut short: a piece of it ends in an ellipsis ("…",
+"...", WordPress's "[…]") or a link offers to read on ("Read more", "Weiterlesen", "Lire la
+suite"). Two or more sibling cards of one kind (same tag and class) are a list of other pages'
+excerpts. trafilatura drops their linked headings but keeps the excerpts, so a three-line post
+came back with six teasers after it. A listicle's items have linked headings too, but their
+text is whole, so they stay. Measured on bench/article_quality.py (with the headline rule:
+F1 0.978 -> 0.984; the one page it changes goes from precision 0.14 to 0.94) and the tuning
+corpus (F1 0.924 unchanged: one teaser leak fixed, one press-release listing page cut).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+CARD_MAX_WORDS = 120
+MIN_CARDS = 2
+CARD_DEPTH = 4  # levels between a card and its heading, the heading's own included
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_WORD = re.compile(r"\w+")
+_CUT_SHORT = re.compile(r"(?:…|\.\.\.)\s*\]?\s*$")
+_READ_ON = re.compile(
+    r"read (?:more|on|the rest)|continue reading|keep reading|full story|weiterlesen|mehr lesen"
+    r"|lire la suite|leer más|seguir leyendo|leia mais|continua a leggere|lees meer",
+    re.I,
+)
+
+
+def drop_teasers(tree: HtmlElement) -> None:
+    """Take out every list of two or more sibling teaser cards of one kind.
+
+    A card holds a linked heading, so the search starts from those (a page has tens, against
+    thousands of elements) and looks up to CARD_DEPTH levels above each for the card.
+    """
+    doomed: list[HtmlElement] = []
+    looked_at: set[tuple[HtmlElement, str, str | None]] = set()
+    for heading in tree.iter(*_HEADINGS):
+        el = heading
+        for _ in range(CARD_DEPTH):
+            parent = el.getparent()
+            kind = (str(el.tag), el.get("class"))
+            if parent is None or (parent, *kind) in looked_at:
+                break
+            looked_at.add((parent, *kind))
+            siblings = [c for c in parent if (str(c.tag), c.get("class")) == kind]
+            if len(siblings) >= MIN_CARDS and all(_is_card(c) for c in siblings):
+                doomed.extend(siblings)
+                break
+            el = parent
+    for el in doomed:
+        if el.getparent() is not None:  # not inside a card dropped already
+            el.drop_tree()  # keeps the tail text
+
+
+def _is_card(el: HtmlElement) -> bool:
+    return _linked_heading(el) and _short(el) and _cut_short(el)
+
+
+def _linked_heading(el: HtmlElement) -> bool:
+    """Whether the first heading with words is all link text (a link to somewhere else)."""
+    for heading in el.iter(*_HEADINGS):
+        words = len(_WORD.findall(heading.text_content()))
+        if not words:
+            continue
+        linked = sum(
+            len(_WORD.findall(a.text_content()))
+            for a in heading.iter("a")
+            if not (a.get("href") or "#").strip().startswith("#")
+        )
+        return linked >= words
+    return False
+
+
+def _short(el: HtmlElement) -> bool:
+    """At most CARD_MAX_WORDS words; stops counting past that, so a big block costs little."""
+    words = 0
+    for text in el.itertext():
+        words += len(_WORD.findall(text))
+        if words > CARD_MAX_WORDS:
+            return False
+    return True
+
+
+def _cut_short(el: HtmlElement) -> bool:
+    if any(_CUT_SHORT.search(text) for text in el.itertext()):
+        return True
+    return any(_READ_ON.search(a.text_content()) for a in el.iter("a"))
