@@ -20,11 +20,13 @@ The heading counts twice: a section's title is the author's own label for what i
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
 
 import bm25s
 import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
 
 from sift_fetch.render.model import Heading
 
@@ -35,6 +37,13 @@ HEADING_WEIGHT = 2  # a section's heading is indexed this many times with each o
 SHORT_BLOCK = 400  # characters: a block this short is returned whole
 MAX_SENTENCE = 600  # characters: longer runs without a full stop are cut at a space
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+_ACCENTS = re.compile("[\u0300-\u036f]")  # the combining marks of Latin, Greek and Cyrillic
+# bm25s's English list (Lucene's) keeps question words and auxiliaries, which nearly every
+# question has and which match whatever sentences happen to say "what" or "were".
+QUESTION_WORDS = {"what", "when", "where", "which", "who", "whom", "whose", "why", "how"}
+AUXILIARIES = {"do", "does", "did", "was", "were", "has", "have", "had", "been", "being"}
+AUXILIARIES |= {"would", "could", "should"}
+STOPWORDS = sorted({*STOPWORDS_EN, *QUESTION_WORDS, *AUXILIARIES})
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -80,9 +89,20 @@ def split_sentences(text: str, headings: list[Heading]) -> list[Sentence]:
     return sentences
 
 
+def _folded(text: str) -> str:
+    """`text` without accents: a question may say "fiancee" of a page that says "fiancée"."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFKD", text)))
+
+
 def _tokens(texts: list[str]) -> list[list[str]]:
     return bm25s.tokenize(
-        texts, stopwords="en", stemmer=_STEMMER, return_ids=False, show_progress=False
+        [_folded(text) for text in texts],
+        stopwords=STOPWORDS,
+        stemmer=_STEMMER,
+        return_ids=False,
+        show_progress=False,
     )
 
 

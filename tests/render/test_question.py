@@ -1,0 +1,26 @@
+"""question mode's ranking: what a sentence is, what counts as a match, how much comes back."""
+
+from __future__ import annotations
+
+from sift_fetch.render import render
+from sift_fetch.target import Target
+from tests.render.conftest import make_doc
+
+
+def _passages(text: str, asked: str) -> list[str]:
+    doc = make_doc(text, "text/plain; charset=utf-8")
+    return render(doc, Target(doc.url, question=asked), 10_000).passages
+
+
+def test_question_words_and_auxiliaries_do_not_match() -> None:
+    text = "What they were after, nobody knew what for.\n\nThe bridge was painted red in 1932."
+    assert _passages(text, "What were the colours of the bridge?") == [
+        "The bridge was painted red in 1932."
+    ]
+
+
+def test_accents_do_not_keep_a_question_from_its_answer() -> None:
+    text = "Céloron buried lead plates along the river.\n\nThe traders left in spring."
+    assert _passages(text, "Who was Celoron?") == ["Céloron buried lead plates along the river."]
+    plain = text.replace("Céloron", "Celoron")
+    assert _passages(plain, "Who was Céloron?") == ["Celoron buried lead plates along the river."]
