@@ -36,8 +36,13 @@ CUT = 0.45  # a window scoring below this share of the best one is left out
 HEADING_WEIGHT = 2  # a section's heading is indexed this many times with each of its windows
 SHORT_BLOCK = 400  # characters: a block this short is returned whole
 MAX_SENTENCE = 600  # characters: longer runs without a full stop are cut at a space
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+_SENTENCE_END = re.compile(r"[.!?…]\s+")
 _ACCENTS = re.compile("[\u0300-\u036f]")  # the combining marks of Latin, Greek and Cyrillic
+# Lower-cased words that a full stop follows inside a sentence: "St. Lawrence", "Dr. Watson".
+ABBREVIATIONS = frozenset(
+    {"c", "ca", "cf", "dr", "e.g", "fig", "i.e", "jr", "mr", "mrs", "ms", "mt", "no", "prof"}
+    | {"sr", "st", "vs"}
+)
 # bm25s's English list (Lucene's) keeps question words and auxiliaries, which nearly every
 # question has and which match whatever sentences happen to say "what" or "were".
 QUESTION_WORDS = {"what", "when", "where", "which", "who", "whom", "whose", "why", "how"}
@@ -73,6 +78,25 @@ def _cut(sentence: str) -> list[str]:
     return [*pieces, sentence] if sentence else pieces
 
 
+def _continues(before: str, after: str) -> bool:
+    """Whether the stop ending `before` sits inside a sentence that goes on with `after`."""
+    if after[:1].islower():
+        return True  # "e.g. the", "approx. five": a new sentence starts with a capital
+    if not before.endswith("."):
+        return False
+    word = before.rsplit(maxsplit=1)[-1].lstrip("([\"'").removesuffix(".")
+    return (len(word) == 1 and word.isupper()) or word.lower() in ABBREVIATIONS  # "W. Bush"
+
+
+def _sentences(line: str) -> list[str]:
+    sentences, start = [], 0
+    for end in _SENTENCE_END.finditer(line):
+        if not _continues(line[start : end.start() + 1], line[end.end() :]):
+            sentences.append(line[start : end.start() + 1])
+            start = end.end()
+    return [*sentences, line[start:]]
+
+
 def split_sentences(text: str, headings: list[Heading]) -> list[Sentence]:
     heading_at = {h.line: h.text for h in headings}
     sentences: list[Sentence] = []
@@ -84,7 +108,7 @@ def split_sentences(text: str, headings: list[Heading]) -> list[Sentence]:
         elif not line.strip():
             block += 1
         else:
-            for sentence in _SENTENCE_END.split(line.strip()):
+            for sentence in _sentences(line.strip()):
                 sentences.extend(Sentence(index + 1, block, current, p) for p in _cut(sentence))
     return sentences
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sift_fetch.render import render
+from sift_fetch.render import question, render
 from sift_fetch.target import Target
 from tests.render.conftest import make_doc
 
@@ -10,6 +10,22 @@ from tests.render.conftest import make_doc
 def _passages(text: str, asked: str) -> list[str]:
     doc = make_doc(text, "text/plain; charset=utf-8")
     return render(doc, Target(doc.url, question=asked), 10_000).passages
+
+
+def test_sentences_run_on_past_abbreviations_initials_and_lower_case() -> None:
+    line = (
+        "Settlers followed the St. Lawrence to the lakes. Dr. Watson met George W. Bush, e.g. "
+        "at the fair, approx. twice. Cities (e.g. Paris) grew. The river froze? It did! Then it "
+        "thawed."
+    )
+    assert [s.text for s in question.split_sentences(line, [])] == [
+        "Settlers followed the St. Lawrence to the lakes.",
+        "Dr. Watson met George W. Bush, e.g. at the fair, approx. twice.",
+        "Cities (e.g. Paris) grew.",
+        "The river froze?",
+        "It did!",
+        "Then it thawed.",
+    ]
 
 
 def test_question_words_and_auxiliaries_do_not_match() -> None:
