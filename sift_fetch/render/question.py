@@ -169,8 +169,8 @@ def _passages(sentences: list[Sentence], chosen: set[int]) -> list[Passage]:
     return passages
 
 
-def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
-    """The passages around the best-matching sentence windows, in page order."""
+def ranked_windows(question: str, sentences: list[Sentence]) -> list[tuple[range, float]]:
+    """The TOP_K best windows that share a term with the question, with their scores, best first."""
     query = _tokens([question])
     if not sentences or not query[0]:
         return []
@@ -181,11 +181,18 @@ def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
     retriever = bm25s.BM25()
     retriever.index(corpus, show_progress=False)
     ids, scores = retriever.retrieve(query, k=min(TOP_K, len(windows)), show_progress=False)
-    best = float(scores[0][0])
-    chosen: set[int] = set()
-    for window, score in zip(ids[0], scores[0], strict=True):
-        if score > 0 and score >= CUT * best:
-            chosen.update(windows[int(window)])
+    ranked = zip(ids[0], scores[0], strict=True)
+    return [(windows[int(window)], float(score)) for window, score in ranked if score > 0]
+
+
+def chosen_passages(
+    sentences: list[Sentence], ranked: list[tuple[range, float]], cut: float = CUT
+) -> list[Passage]:
+    """The passages of the ranked windows that score at least `cut` of the best, in page order."""
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    chosen = {index for window, score in ranked if score >= cut * best for index in window}
     blocks: dict[int, list[int]] = {}
     for index, sentence in enumerate(sentences):
         blocks.setdefault(sentence.block, []).append(index)
@@ -194,3 +201,8 @@ def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
         if sum(len(sentences[i].text) + 1 for i in members) <= SHORT_BLOCK:
             chosen.update(members)
     return _passages(sentences, chosen)
+
+
+def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
+    """The passages around the best-matching sentence windows, in page order."""
+    return chosen_passages(sentences, ranked_windows(question, sentences))

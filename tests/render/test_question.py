@@ -40,3 +40,20 @@ def test_accents_do_not_keep_a_question_from_its_answer() -> None:
     assert _passages(text, "Who was Celoron?") == ["Céloron buried lead plates along the river."]
     plain = text.replace("Céloron", "Celoron")
     assert _passages(plain, "Who was Céloron?") == ["Celoron buried lead plates along the river."]
+
+
+def test_a_lower_cut_keeps_more_of_the_ranking() -> None:
+    text = "\n\n".join(
+        [
+            "Falcons hunt pigeons at dawn over the cliffs.",
+            "Owls hunt mice at night.",
+            "Gulls steal chips on the pier.",
+        ]
+    )
+    sentences = question.split_sentences(text, [])
+    ranked = question.ranked_windows("where do falcons hunt pigeons", sentences)
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    best = [p.text for p in question.chosen_passages(sentences, ranked, cut=1.0)]
+    assert best == ["Falcons hunt pigeons at dawn over the cliffs."]
+    every = [p.text for p in question.chosen_passages(sentences, ranked, cut=0.0)]
+    assert every == ["Falcons hunt pigeons at dawn over the cliffs.", "Owls hunt mice at night."]
