@@ -1,18 +1,33 @@
 """`question`: the sentences of the rendered text that answer it best (BM25 via bm25s).
 
-The text is cut into sentences, block by block (headings and blank lines end a block). Each
+The text is cut into sentences, block by block (headings and blank lines end a block; a full
+stop after an abbreviation or an initial, or before a lower-case word, ends no sentence). Each
 window of WINDOW consecutive sentences of one block is ranked with BM25, indexed together with
 its section heading, so "how do I install it" finds the text under "Installation". Tokens are
-English-stemmed (Snowball via PyStemmer) with English stopwords: most of what agents read is
-English, and for other languages stemming errs towards no-ops.
+English-stemmed (Snowball via PyStemmer), accents folded, with English stopwords plus question
+words and auxiliaries: most of what agents read is English, and for other languages stemming
+errs towards no-ops.
 
 At most TOP_K windows come back, and only those scoring at least CUT of the best one: where the
 scores drop, the rest is noise that costs the agent tokens. A short block (one that fits in
 SHORT_BLOCK characters) comes back whole. Chosen sentences that touch merge into one passage,
-and passages come back in page order. Measured with bench/question_quality.py (qa-tune: 600
-questions about 16 long pages): answer recall 0.972 at a median of 244 tokens, against 0.948 at
-390 for the five best ~500-character passages this replaced. CUT, not TOP_K, usually bounds the
-answer: TOP_K 8 gave 0.960 at 239, 12 and 16 both 0.972 at 244.
+and passages come back in page order.
+
+Measured on qa-tune (600 questions about 16 long pages) with
+`python ../shared/qa-tune/score.py bench.question_quality:sift`: answer recall 0.987 at a median
+of 264 tokens (mean share of the page 0.058), against 0.972 at 244 (0.042) with Lucene's
+stopwords only, TOP_K 12 and CUT 0.45. CUT is chosen by page-level cross-validation
+(bench/question_cv.py: best recall at a median of at most 280 tokens on the other pages):
+leave-one-page-out picks 0.40-0.42 and scores 0.983 at 262 (0.972 before); two-fold splits score
+0.983 on the held-out half on average, 0.969 at worst. TOP_K bounds the uncertain questions:
+twelve overlapping windows capped recall at 0.978 whatever the cut, 16 gave 0.980 and 20 0.983
+at CUT 0.40, 30 and 50 both 0.987, at the same median. Measured and not kept: a budget of
+characters instead of a relative cut (0.953 at 256), the cut at the widest score gap (0.982 at
+245, no better than the share), a floor of 300 characters (+0.002, but it returns unrelated
+windows on short pages), a boost for numbers in "when"/"how many" answers (no change),
+5-letter prefixes as extra terms (0.982 at 266), BM25 k1 0.9-2.0 and b 0.3-0.9 (flat), windows
+of one sentence (0.938 at 145) or three (0.985 at 359) at CUT 0.40, and the heading counted
+0, 1 or 3 times (flat here: qa-tune's headings are "Section N").
 
 The heading counts twice: a section's title is the author's own label for what it answers.
 """
@@ -30,9 +45,9 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from sift_fetch.render.model import Heading
 
-TOP_K = 12  # windows at most
+TOP_K = 30  # windows at most
 WINDOW = 2  # sentences per window
-CUT = 0.45  # a window scoring below this share of the best one is left out
+CUT = 0.40  # a window scoring below this share of the best one is left out
 HEADING_WEIGHT = 2  # a section's heading is indexed this many times with each of its windows
 SHORT_BLOCK = 400  # characters: a block this short is returned whole
 MAX_SENTENCE = 600  # characters: longer runs without a full stop are cut at a space

@@ -57,3 +57,8 @@ def test_a_lower_cut_keeps_more_of_the_ranking() -> None:
     assert best == ["Falcons hunt pigeons at dawn over the cliffs."]
     every = [p.text for p in question.chosen_passages(sentences, ranked, cut=0.0)]
     assert every == ["Falcons hunt pigeons at dawn over the cliffs.", "Owls hunt mice at night."]
+
+
+def test_equally_good_windows_are_bounded_by_top_k() -> None:
+    text = "\n\n".join(f"Falcon number {n} hunts at dawn." for n in range(10, 60))
+    assert len(_passages(text, "when do falcons hunt at dawn")) == question.TOP_K
