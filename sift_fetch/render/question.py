@@ -1,18 +1,33 @@
 """`question`: the sentences of the rendered text that answer it best (BM25 via bm25s).
 
-The text is cut into sentences, block by block (headings and blank lines end a block). Each
+The text is cut into sentences, block by block (headings and blank lines end a block; a full
+stop after an abbreviation or an initial, or before a lower-case word, ends no sentence). Each
 window of WINDOW consecutive sentences of one block is ranked with BM25, indexed together with
 its section heading, so "how do I install it" finds the text under "Installation". Tokens are
-English-stemmed (Snowball via PyStemmer) with English stopwords: most of what agents read is
-English, and for other languages stemming errs towards no-ops.
+English-stemmed (Snowball via PyStemmer), accents folded, with English stopwords plus question
+words and auxiliaries: most of what agents read is English, and for other languages stemming
+errs towards no-ops.
 
 At most TOP_K windows come back, and only those scoring at least CUT of the best one: where the
 scores drop, the rest is noise that costs the agent tokens. A short block (one that fits in
 SHORT_BLOCK characters) comes back whole. Chosen sentences that touch merge into one passage,
-and passages come back in page order. Measured with bench/question_quality.py (qa-tune: 600
-questions about 16 long pages): answer recall 0.972 at a median of 244 tokens, against 0.948 at
-390 for the five best ~500-character passages this replaced. CUT, not TOP_K, usually bounds the
-answer: TOP_K 8 gave 0.960 at 239, 12 and 16 both 0.972 at 244.
+and passages come back in page order.
+
+Measured on qa-tune (600 questions about 16 long pages) with
+`python ../shared/qa-tune/score.py bench.question_quality:sift`: answer recall 0.987 at a median
+of 264 tokens (mean share of the page 0.058), against 0.972 at 244 (0.042) with Lucene's
+stopwords only, TOP_K 12 and CUT 0.45. CUT is chosen by page-level cross-validation
+(bench/question_cv.py: best recall at a median of at most 280 tokens on the other pages):
+leave-one-page-out picks 0.40-0.42 and scores 0.983 at 262 (0.972 before); two-fold splits score
+0.983 on the held-out half on average, 0.969 at worst. TOP_K bounds the uncertain questions:
+twelve overlapping windows capped recall at 0.978 whatever the cut, 16 gave 0.980 and 20 0.983
+at CUT 0.40, 30 and 50 both 0.987, at the same median. Measured and not kept: a budget of
+characters instead of a relative cut (0.953 at 256), the cut at the widest score gap (0.982 at
+245, no better than the share), a floor of 300 characters (+0.002, but it returns unrelated
+windows on short pages), a boost for numbers in "when"/"how many" answers (no change),
+5-letter prefixes as extra terms (0.982 at 266), BM25 k1 0.9-2.0 and b 0.3-0.9 (flat), windows
+of one sentence (0.938 at 145) or three (0.985 at 359) at CUT 0.40, and the heading counted
+0, 1 or 3 times (flat here: qa-tune's headings are "Section N").
 
 The heading counts twice: a section's title is the author's own label for what it answers.
 """
@@ -20,21 +35,35 @@ The heading counts twice: a section's title is the author's own label for what i
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
 
 import bm25s
 import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
 
 from sift_fetch.render.model import Heading
 
-TOP_K = 12  # windows at most
+TOP_K = 30  # windows at most
 WINDOW = 2  # sentences per window
-CUT = 0.45  # a window scoring below this share of the best one is left out
+CUT = 0.40  # a window scoring below this share of the best one is left out
 HEADING_WEIGHT = 2  # a section's heading is indexed this many times with each of its windows
 SHORT_BLOCK = 400  # characters: a block this short is returned whole
 MAX_SENTENCE = 600  # characters: longer runs without a full stop are cut at a space
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+_SENTENCE_END = re.compile(r"[.!?…]\s+")
+_ACCENTS = re.compile("[\u0300-\u036f]")  # the combining marks of Latin, Greek and Cyrillic
+# Lower-cased words that a full stop follows inside a sentence: "St. Lawrence", "Dr. Watson".
+ABBREVIATIONS = frozenset(
+    {"c", "ca", "cf", "dr", "e.g", "fig", "i.e", "jr", "mr", "mrs", "ms", "mt", "no", "prof"}
+    | {"sr", "st", "vs"}
+)
+# bm25s's English list (Lucene's) keeps question words and auxiliaries, which nearly every
+# question has and which match whatever sentences happen to say "what" or "were".
+QUESTION_WORDS = {"what", "when", "where", "which", "who", "whom", "whose", "why", "how"}
+AUXILIARIES = {"do", "does", "did", "was", "were", "has", "have", "had", "been", "being"}
+AUXILIARIES |= {"would", "could", "should"}
+STOPWORDS = sorted({*STOPWORDS_EN, *QUESTION_WORDS, *AUXILIARIES})
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -64,6 +93,25 @@ def _cut(sentence: str) -> list[str]:
     return [*pieces, sentence] if sentence else pieces
 
 
+def _continues(before: str, after: str) -> bool:
+    """Whether the stop ending `before` sits inside a sentence that goes on with `after`."""
+    if after[:1].islower():
+        return True  # "e.g. the", "approx. five": a new sentence starts with a capital
+    if not before.endswith("."):
+        return False
+    word = before.rsplit(maxsplit=1)[-1].lstrip("([\"'").removesuffix(".")
+    return (len(word) == 1 and word.isupper()) or word.lower() in ABBREVIATIONS  # "W. Bush"
+
+
+def _sentences(line: str) -> list[str]:
+    sentences, start = [], 0
+    for end in _SENTENCE_END.finditer(line):
+        if not _continues(line[start : end.start() + 1], line[end.end() :]):
+            sentences.append(line[start : end.start() + 1])
+            start = end.end()
+    return [*sentences, line[start:]]
+
+
 def split_sentences(text: str, headings: list[Heading]) -> list[Sentence]:
     heading_at = {h.line: h.text for h in headings}
     sentences: list[Sentence] = []
@@ -75,14 +123,25 @@ def split_sentences(text: str, headings: list[Heading]) -> list[Sentence]:
         elif not line.strip():
             block += 1
         else:
-            for sentence in _SENTENCE_END.split(line.strip()):
+            for sentence in _sentences(line.strip()):
                 sentences.extend(Sentence(index + 1, block, current, p) for p in _cut(sentence))
     return sentences
 
 
+def _folded(text: str) -> str:
+    """`text` without accents: a question may say "fiancee" of a page that says "fiancée"."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFKD", text)))
+
+
 def _tokens(texts: list[str]) -> list[list[str]]:
     return bm25s.tokenize(
-        texts, stopwords="en", stemmer=_STEMMER, return_ids=False, show_progress=False
+        [_folded(text) for text in texts],
+        stopwords=STOPWORDS,
+        stemmer=_STEMMER,
+        return_ids=False,
+        show_progress=False,
     )
 
 
@@ -125,8 +184,8 @@ def _passages(sentences: list[Sentence], chosen: set[int]) -> list[Passage]:
     return passages
 
 
-def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
-    """The passages around the best-matching sentence windows, in page order."""
+def ranked_windows(question: str, sentences: list[Sentence]) -> list[tuple[range, float]]:
+    """The TOP_K best windows that share a term with the question, with their scores, best first."""
     query = _tokens([question])
     if not sentences or not query[0]:
         return []
@@ -137,11 +196,18 @@ def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
     retriever = bm25s.BM25()
     retriever.index(corpus, show_progress=False)
     ids, scores = retriever.retrieve(query, k=min(TOP_K, len(windows)), show_progress=False)
-    best = float(scores[0][0])
-    chosen: set[int] = set()
-    for window, score in zip(ids[0], scores[0], strict=True):
-        if score > 0 and score >= CUT * best:
-            chosen.update(windows[int(window)])
+    ranked = zip(ids[0], scores[0], strict=True)
+    return [(windows[int(window)], float(score)) for window, score in ranked if score > 0]
+
+
+def chosen_passages(
+    sentences: list[Sentence], ranked: list[tuple[range, float]], cut: float = CUT
+) -> list[Passage]:
+    """The passages of the ranked windows that score at least `cut` of the best, in page order."""
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    chosen = {index for window, score in ranked if score >= cut * best for index in window}
     blocks: dict[int, list[int]] = {}
     for index, sentence in enumerate(sentences):
         blocks.setdefault(sentence.block, []).append(index)
@@ -150,3 +216,8 @@ def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
         if sum(len(sentences[i].text) + 1 for i in members) <= SHORT_BLOCK:
             chosen.update(members)
     return _passages(sentences, chosen)
+
+
+def best_passages(question: str, sentences: list[Sentence]) -> list[Passage]:
+    """The passages around the best-matching sentence windows, in page order."""
+    return chosen_passages(sentences, ranked_windows(question, sentences))
