@@ -1,6 +1,7 @@
 """Question mode's CUT under page-level cross-validation, on the tuning questions.
 
     .venv/bin/python bench/question_cv.py [--tune DIR] [--budget TOKENS] [--splits N]
+                                          [--drop-words N]
 
 The goal is recall on other questions about other pages, so a CUT is only as good as it is
 when chosen without the pages it is scored on. Every question's windows are ranked once
@@ -12,6 +13,10 @@ On the pages chosen on, the CUT with the best answer recall at a median of at mo
 tokens wins (the cheaper one on a tie); it is then scored on the pages left out. Prints the grid
 on all pages, leave-one-page-out (16 choices, the held-out answers pooled) and two-fold splits
 (--splits random halves of the pages, each half chosen on and scored on in turn).
+
+`--drop-words N` asks harder questions: N content words (not stopwords) are taken out of each
+question at random (seeded), so questions share fewer words with their answers, as paraphrased
+ones do; it shows what each CUT's recall and median cost become then.
 """
 
 from __future__ import annotations
@@ -32,9 +37,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sift_fetch.render import Document
 from sift_fetch.render.decode import decode
 from sift_fetch.render.html import render_html
-from sift_fetch.render.question import Sentence, chosen_passages, ranked_windows, split_sentences
+from sift_fetch.render.question import (
+    STOPWORDS,
+    Sentence,
+    chosen_passages,
+    ranked_windows,
+    split_sentences,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
+_STOPWORDS = frozenset(STOPWORDS)
 CUTS = [round(0.30 + 0.02 * step, 2) for step in range(16)]  # 0.30 to 0.60
 
 
@@ -56,23 +68,32 @@ def _score_module(tune: Path) -> ModuleType:
 def _sentences(tune: Path, path: str) -> list[Sentence]:
     url = "http://127.0.0.1/" + path
     doc = Document(url, "text/html", "utf-8", (tune / path).read_bytes())
-    body, _ = render_html(doc, decode(doc, sniff_html=True), "clean", context=False)
+    body = render_html(doc, decode(doc, sniff_html=True), "clean", context=False)
     return split_sentences(body.text, body.headings)
 
 
-def outcomes(tune: Path) -> list[Outcome]:
+def harder(question: str, drop: int, rng: random.Random) -> str:
+    """QUESTION without DROP of its content words, chosen by RNG."""
+    words = question.split()
+    content = [i for i, w in enumerate(words) if w.strip("?,.\"'").casefold() not in _STOPWORDS]
+    gone = set(rng.sample(content, min(drop, max(len(content) - 1, 0))))
+    return " ".join(w for i, w in enumerate(words) if i not in gone)
+
+
+def outcomes(tune: Path, drop: int = 0) -> list[Outcome]:
     score = _score_module(tune)
     count: Callable[[str], int] = score.token_counter()[1]
     norm: Callable[[str], str] = score.norm
     pages: dict[str, list[Sentence]] = {}
     found = []
+    rng = random.Random(7)
     for line in (tune / "questions.jsonl").read_text("utf-8").splitlines():
         question = json.loads(line)
         path = question["path"]
         if path not in pages:
             pages[path] = _sentences(tune, path)
         sentences = pages[path]
-        ranked = ranked_windows(question["question"], sentences)
+        ranked = ranked_windows(harder(question["question"], drop, rng), sentences)
         answered, tokens = {}, {}
         for cut in CUTS:
             text = "\n\n".join(p.text for p in chosen_passages(sentences, ranked, cut))
@@ -109,8 +130,9 @@ def main() -> None:
     parser.add_argument("--tune", type=Path, default=ROOT.parent / "shared" / "qa-tune")
     parser.add_argument("--budget", type=float, default=280, help="median tokens at most")
     parser.add_argument("--splits", type=int, default=20, help="random halvings of the pages")
+    parser.add_argument("--drop-words", type=int, default=0, help="content words to take out")
     args = parser.parse_args()
-    results = outcomes(args.tune.resolve())
+    results = outcomes(args.tune.resolve(), args.drop_words)
     pages = sorted({r.page for r in results})
     print("CUT   recall  median tokens  (all pages)")
     for cut in CUTS:
