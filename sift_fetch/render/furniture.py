@@ -51,7 +51,7 @@ _BARE_DATE = re.compile(
     re.I,
 )
 _BYLINE = re.compile(
-    r"(?:by|written by|posted by|words by|story by|author:?|courtesy of|photos? by)\s", re.I
+    r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by):?\s", re.I
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
 _WORD = re.compile(r"\w+")

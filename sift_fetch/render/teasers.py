@@ -35,19 +35,21 @@ def drop_teasers(tree: HtmlElement) -> None:
     """Take out every list of two or more sibling teaser cards of one kind.
 
     A card holds a linked heading, so the search starts from those (a page has tens, against
-    thousands of elements) and looks up to CARD_DEPTH levels above each for the card.
+    thousands of elements) and looks up to CARD_DEPTH levels above each for the card. Each
+    element's children are sorted by kind once, so the work stays linear in the page's size.
     """
     doomed: list[HtmlElement] = []
-    looked_at: set[tuple[HtmlElement, str, str | None]] = set()
+    kinds_of: dict[HtmlElement, dict[tuple[str, str | None], list[HtmlElement]]] = {}
     for heading in tree.iter(*_HEADINGS):
         el = heading
         for _ in range(CARD_DEPTH):
             parent = el.getparent()
-            kind = (str(el.tag), el.get("class"))
-            if parent is None or (parent, *kind) in looked_at:
+            if parent is None:
                 break
-            looked_at.add((parent, *kind))
-            siblings = [c for c in parent if (str(c.tag), c.get("class")) == kind]
+            kinds = kinds_of.get(parent)
+            if kinds is None:
+                kinds = kinds_of[parent] = _children_by_kind(parent)
+            siblings = kinds.pop(_kind(el), [])  # popped: each list is judged once
             if len(siblings) >= MIN_CARDS and all(_is_card(c) for c in siblings):
                 doomed.extend(siblings)
                 break
@@ -55,6 +57,17 @@ def drop_teasers(tree: HtmlElement) -> None:
     for el in doomed:
         if el.getparent() is not None:  # not inside a card dropped already
             el.drop_tree()  # keeps the tail text
+
+
+def _kind(el: HtmlElement) -> tuple[str, str | None]:
+    return str(el.tag), el.get("class")
+
+
+def _children_by_kind(parent: HtmlElement) -> dict[tuple[str, str | None], list[HtmlElement]]:
+    kinds: dict[tuple[str, str | None], list[HtmlElement]] = {}
+    for child in parent:
+        kinds.setdefault(_kind(child), []).append(child)
+    return kinds
 
 
 def _is_card(el: HtmlElement) -> bool:
