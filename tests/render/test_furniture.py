@@ -68,3 +68,22 @@ def test_a_leading_heading_that_says_a_title_goes() -> None:
 
 def _trim_titled(titles: frozenset[str], *blocks: str) -> list[str]:
     return trim_furniture("\n\n".join(blocks), titles).split("\n\n")
+
+
+def test_links_to_related_articles_go() -> None:
+    related = "- Ten peppers for a windowsill\n- Why my courgettes rot\n- Compost in a flat"
+    assert _trim(PROSE, "#### Editors\u2019 Recommendations:", related, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Related", "Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Read more: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Lesen Sie auch: Tomaten im Topf", PROSE) == [PROSE, PROSE]
+    # A list that is not after a cue, a long item, or prose after the cue, stays.
+    assert _trim(PROSE, related, PROSE) == [PROSE, related, PROSE]
+    long_item = "- " + PROSE
+    assert _trim(PROSE, "Related", long_item) == [PROSE, long_item]
+    assert _trim("## Related reading", PROSE) == [PROSE]
+    # A heading that only starts like a cue is the article's own.
+    assert _trim(PROSE, "## Read more about soil", PROSE) == [
+        PROSE,
+        "## Read more about soil",
+        PROSE,
+    ]
