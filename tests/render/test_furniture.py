@@ -25,6 +25,8 @@ def test_a_leading_date_byline_or_repost_note_goes() -> None:
 def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo: a Sungold truss in July", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Video: watering in hot weather") == [PROSE]
+    assert _trim(PROSE, "(Credit: Jane Doe / Example News)", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Photo source: Jane Doe from Pexels.", PROSE) == [PROSE, PROSE]
 
 
 def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
@@ -76,6 +78,7 @@ def test_links_to_related_articles_go() -> None:
     assert _trim(PROSE, "Related", "Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Read more: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Lesen Sie auch: Tomaten im Topf", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Check out: 12 tips on watering", PROSE) == [PROSE, PROSE]
     # A list that is not after a cue, a long item, or prose after the cue, stays.
     assert _trim(PROSE, related, PROSE) == [PROSE, related, PROSE]
     long_item = "- " + PROSE
