@@ -14,7 +14,14 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from sift_store.cache import TOUCH_GRANULARITY, CacheEntry, CacheHit, get_entry, put_entry
+from sift_store.cache import (
+    TOUCH_GRANULARITY,
+    CacheEntry,
+    CacheHit,
+    get_entry,
+    put_entry,
+    shrink,
+)
 from sift_store.engine import Store
 from sift_store.meta import metadata
 from sift_store.prepared import Prepared
@@ -89,6 +96,15 @@ _PG_TAKE = Prepared(
         " CAST(:caller_cap AS integer))"
     )
 )
+# And the slots' DELETE with each entry's put (migration 0007), the cache's share of it in
+# sift_put_entry (migration 0006), which cache.put_entry calls too.
+_PG_GIVE_BACK = Prepared(
+    sa.text(
+        "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:keys AS text[]),"
+        " CAST(:caller_classes AS text[]), CAST(:envelopes AS bytea[]),"
+        " CAST(:nows AS double precision[]), CAST(:expires_at AS double precision[]))"
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -133,8 +149,9 @@ def acquire_slot(
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
     usable): a batch target passes 1, so it never takes a gate's last free slot. With
     CACHE_KEY, a live cache entry under it is the answer instead, and no slot is taken: a
-    fetch's whole first step is one transaction, and it writes what earlier fetches of this
-    process gave back too."""
+    fetch's whole first step is one store call, and it writes what earlier fetches of this
+    process gave back too (on SQLite in one transaction; on PostgreSQL a call of their own
+    goes first)."""
 
     def cap(limit: int) -> int:
         return max(1, limit - headroom)
@@ -149,31 +166,40 @@ def acquire_slot(
         "host_cap": cap(limits.per_host),
         "caller_cap": cap(limits.per_caller),
     }
-    # With nothing to give back, the take is one statement (one call on PostgreSQL), and the
-    # refusal's statements each stand alone.
-    with store.write(each_alone=not releases) as conn:
-        _give_back(conn, store.dialect, releases)
-        while True:
-            got = _take(conn, store.dialect, cache_key, take)
-            if got is not None:
-                return got
-            # Refused. Lapsed slots (their holders died) never counted; clear them here, off
-            # the path every fetch takes, and say which gate is full and who holds it.
-            conn.execute(_DELETE_LAPSED, {"now": now})
-            counts = conn.execute(_COUNT, {"host": host, "caller": caller}).one()
-            gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
-                ("global", counts[0], limits.global_, sa.true()),
-                ("host", counts[1], limits.per_host, gate_slot.c.host == host),
-                ("caller", counts[2], limits.per_caller, gate_slot.c.caller == caller),
-            ]
-            for gate, used, limit, scope in gates:
-                if used >= cap(limit):
-                    slots = conn.execute(
-                        sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
-                    ).all()
-                    return Full(gate, [(row.holder, row.lease_until) for row in slots])
-            # None is full any more: on PostgreSQL each statement reads what is committed when
-            # it starts, and a release (which takes no gate lock) came in between. Try again.
+    # Every statement here is complete on its own (one call each on PostgreSQL, the give-back
+    # before the take, so the take counts without the slots given back), and the refusal's
+    # statements each stand alone.
+    with store.write(each_alone=True) as conn:
+        over = _give_back(conn, store.dialect, releases)
+        got = _take_or_refuse(conn, store.dialect, cache_key, take)
+    _shrink_after(store, over)
+    return got
+
+
+def _take_or_refuse(
+    conn: Connection, dialect: str, cache_key: str | None, take: dict[str, Any]
+) -> int | Full | CacheHit:
+    while True:
+        got = _take(conn, dialect, cache_key, take)
+        if got is not None:
+            return got
+        # Refused. Lapsed slots (their holders died) never counted; clear them here, off
+        # the path every fetch takes, and say which gate is full and who holds it.
+        conn.execute(_DELETE_LAPSED, {"now": take["now"]})
+        counts = conn.execute(_COUNT, {"host": take["host"], "caller": take["caller"]}).one()
+        gates: list[tuple[Literal["global", "host", "caller"], int, Any]] = [
+            ("global", counts[0], sa.true()),
+            ("host", counts[1], gate_slot.c.host == take["host"]),
+            ("caller", counts[2], gate_slot.c.caller == take["caller"]),
+        ]
+        for gate, used, scope in gates:
+            if used >= take[f"{gate}_cap"]:
+                slots = conn.execute(
+                    sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
+                ).all()
+                return Full(gate, [(row.holder, row.lease_until) for row in slots])
+        # None is full any more: on PostgreSQL each statement reads what is committed when
+        # it starts, and a release (which takes no gate lock) came in between. Try again.
 
 
 def _take(
@@ -199,17 +225,49 @@ def _take(
 
 
 def release_slots(store: Store, releases: Sequence[Release]) -> None:
-    """Give the slots back, and cache what their fetches got, in one transaction; a slot that
-    already lapsed and was reaped is fine."""
-    with store.write() as conn:
-        _give_back(conn, store.dialect, releases)
+    """Give the slots back, and cache what their fetches got, in one transaction (a cache
+    that went over its budget evicts in a second one on PostgreSQL); a slot that already
+    lapsed and was reaped is fine."""
+    with store.write(each_alone=True) as conn:
+        over = _give_back(conn, store.dialect, releases)
+    _shrink_after(store, over)
 
 
-def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> None:
-    for release in releases:
-        _RELEASE.run(conn, {"slot": release.slot})
-        if release.cache is not None:
-            put_entry(conn, dialect, release.cache)
+def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> CacheEntry | None:
+    """Delete the RELEASES' slots and cache their entries, in one statement on PostgreSQL (one
+    call, committed alone). Returns the last entry if its put left the cache over its budget
+    there: the eviction then takes a transaction of its own (`_shrink_after`). On SQLite each
+    put evicts in the same transaction."""
+    if dialect != "postgresql":
+        for release in releases:
+            _RELEASE.run(conn, {"slot": release.slot})
+            if release.cache is not None:
+                put_entry(conn, dialect, release.cache)
+        return None
+    if not releases:
+        return None
+    entries = [r.cache for r in releases if r.cache is not None and r.cache.fits]
+    row = _PG_GIVE_BACK.first(
+        conn,
+        {
+            "slots": [release.slot for release in releases],
+            "keys": [entry.key for entry in entries],
+            "caller_classes": [entry.caller_class for entry in entries],
+            "envelopes": [entry.envelope_json for entry in entries],
+            "nows": [entry.now for entry in entries],
+            "expires_at": [entry.now + entry.ttl for entry in entries],
+        },
+    )
+    total = row[0]
+    if total is not None and total > entries[-1].max_bytes:
+        return entries[-1]
+    return None
+
+
+def _shrink_after(store: Store, over: CacheEntry | None) -> None:
+    if over is not None:
+        with store.write() as conn:
+            shrink(conn, over)
 
 
 def release_holders(store: Store, holders: Collection[str]) -> int:
