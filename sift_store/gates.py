@@ -100,9 +100,9 @@ _PG_TAKE = Prepared(
 # sift_put_entry (migration 0006), which cache.put_entry calls too.
 _PG_GIVE_BACK = Prepared(
     sa.text(
-        "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:keys AS text[]),"
-        " CAST(:caller_classes AS text[]), CAST(:envelopes AS bytea[]),"
-        " CAST(:nows AS double precision[]), CAST(:expires_at AS double precision[]))"
+        "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:key AS text),"
+        " CAST(:caller_class AS text), CAST(:envelope AS bytea),"
+        " CAST(:now AS double precision), CAST(:expires_at AS double precision))"
     )
 )
 
@@ -234,10 +234,11 @@ def release_slots(store: Store, releases: Sequence[Release]) -> None:
 
 
 def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> CacheEntry | None:
-    """Delete the RELEASES' slots and cache their entries, in one statement on PostgreSQL (one
-    call, committed alone). Returns the last entry if its put left the cache over its budget
-    there: the eviction then takes a transaction of its own (`_shrink_after`). On SQLite each
-    put evicts in the same transaction."""
+    """Delete the RELEASES' slots and cache their entries. On PostgreSQL that is one call (each
+    committed alone) with the slots and the first entry, and one more for each other entry;
+    returns the last entry whose put left the cache over its budget there, for
+    `_shrink_after` to evict in a transaction of its own. On SQLite each put evicts in the
+    same transaction."""
     if dialect != "postgresql":
         for release in releases:
             _RELEASE.run(conn, {"slot": release.slot})
@@ -246,22 +247,29 @@ def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> C
         return None
     if not releases:
         return None
-    entries = [r.cache for r in releases if r.cache is not None and r.cache.fits]
-    row = _PG_GIVE_BACK.first(
-        conn,
-        {
-            "slots": [release.slot for release in releases],
-            "keys": [entry.key for entry in entries],
-            "caller_classes": [entry.caller_class for entry in entries],
-            "envelopes": [entry.envelope_json for entry in entries],
-            "nows": [entry.now for entry in entries],
-            "expires_at": [entry.now + entry.ttl for entry in entries],
-        },
-    )
-    total = row[0]
-    if total is not None and total > entries[-1].max_bytes:
-        return entries[-1]
-    return None
+    entries: list[CacheEntry | None] = [
+        r.cache for r in releases if r.cache is not None and r.cache.fits
+    ]
+    slots = [release.slot for release in releases]
+    over = None
+    for entry in entries or [None]:
+        total = _PG_GIVE_BACK.first(conn, {"slots": slots, **_entry_params(entry)})[0]
+        if entry is not None and total > entry.max_bytes:
+            over = entry
+        slots = []  # the first call gave them back
+    return over
+
+
+def _entry_params(entry: CacheEntry | None) -> dict[str, Any]:
+    if entry is None:
+        return dict.fromkeys(("key", "caller_class", "envelope", "now", "expires_at"))
+    return {
+        "key": entry.key,
+        "caller_class": entry.caller_class,
+        "envelope": entry.envelope_json,
+        "now": entry.now,
+        "expires_at": entry.now + entry.ttl,
+    }
 
 
 def _shrink_after(store: Store, over: CacheEntry | None) -> None:

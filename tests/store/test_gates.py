@@ -280,18 +280,19 @@ def _entry(key: str, now: float, *, size: int = 100, budget: int = 1 << 20) -> C
 
 
 def test_one_give_back_frees_every_slot_and_caches_what_fits(store: Store) -> None:
-    slots = [_acquire(store, host=f"h{i}") for i in range(3)]
+    slots = [_acquire(store, host=f"h{i}") for i in range(4)]
     assert all(isinstance(slot, int) for slot in slots)
     too_big = _entry("big", NOW, size=600, budget=500)
     releases = [
         Release(slots[0]),
         Release(slots[1], _entry("a", NOW)),
         Release(slots[2], too_big),
+        Release(slots[3], _entry("b", NOW, size=150)),
     ]
     release_slots(store, releases)
     assert live_slots(store, NOW) == 0
-    assert _cached_keys(store) == {"a"}
-    assert cache_bytes(store) == 100 == _cached_bytes(store)
+    assert _cached_keys(store) == {"a", "b"}
+    assert cache_bytes(store) == 250 == _cached_bytes(store)
 
 
 def test_a_release_that_fills_the_cache_frees_it_down_to_its_low_water_mark(

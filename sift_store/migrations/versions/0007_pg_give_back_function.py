@@ -26,25 +26,23 @@ down_revision = "0006"
 branch_labels = None
 depends_on = None
 
-# What sift_store.gates._give_back does: delete the slots, then put each entry (the i-th of each
-# entry array together); returns the byte total after the last put, NULL without entries (the
-# caller evicts, in a transaction of its own, if it is over the budget).
+# What sift_store.gates._give_back does: delete the slots, then put the entry, if P_KEY is not
+# NULL; returns the byte total after the put, NULL without one (the caller evicts, in a
+# transaction of its own, if it is over the budget). One entry a call, its envelope a bytea of
+# its own: psycopg sends an array of bytea as escaped text, which cost 0.6 ms of CPU for a 57 KB
+# envelope against 0.02 ms for the value alone.
 GIVE_BACK = """
 CREATE FUNCTION sift_give_back(
-    p_slots bigint[], p_keys text[], p_caller_classes text[], p_envelopes bytea[],
-    p_nows double precision[], p_expires_at double precision[]
+    p_slots bigint[], p_key text, p_caller_class text, p_envelope bytea,
+    p_now double precision, p_expires_at double precision
 ) RETURNS bigint
 LANGUAGE plpgsql AS $$
-DECLARE
-    total bigint;
 BEGIN
     DELETE FROM gate_slot g WHERE g.id = ANY (p_slots);
-    FOR i IN 1 .. coalesce(array_length(p_keys, 1), 0) LOOP
-        total := sift_put_entry(
-            p_keys[i], p_caller_classes[i], p_envelopes[i], p_nows[i], p_expires_at[i]
-        );
-    END LOOP;
-    RETURN total;
+    IF p_key IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN sift_put_entry(p_key, p_caller_class, p_envelope, p_now, p_expires_at);
 END
 $$
 """
