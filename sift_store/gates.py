@@ -96,8 +96,8 @@ _PG_TAKE = Prepared(
         " CAST(:caller_cap AS integer))"
     )
 )
-# And the slots' DELETE with each entry's put (migration 0007), the cache's share of it in
-# sift_put_entry (migration 0006), which cache.put_entry calls too.
+# And the give-back: the slots' DELETE and one entry's put (migration 0007, which puts it
+# through 0006's sift_put_entry, as cache.put_entry does).
 _PG_GIVE_BACK = Prepared(
     sa.text(
         "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:key AS text),"
@@ -225,9 +225,9 @@ def _take(
 
 
 def release_slots(store: Store, releases: Sequence[Release]) -> None:
-    """Give the slots back, and cache what their fetches got, in one transaction (a cache
-    that went over its budget evicts in a second one on PostgreSQL); a slot that already
-    lapsed and was reaped is fine."""
+    """Give the slots back, and cache what their fetches got: one transaction on SQLite, one
+    call an entry on PostgreSQL (a cache that went over its budget then evicts in a
+    transaction of its own); a slot that already lapsed and was reaped is fine."""
     with store.write(each_alone=True) as conn:
         over = _give_back(conn, store.dialect, releases)
     _shrink_after(store, over)
