@@ -7,9 +7,10 @@ dead process on this host is noticed sooner: its slots are reaped when they are 
 when a new process starts (a restarted process frees its previous incarnation's slots).
 
 A slot is given back without making its caller wait: the write (with the fetch's cache entry)
-rides on this process's next acquire, whose transaction gives back before it counts, or a flush
+rides on this process's next acquire, whose store call gives back before it counts, or a flush
 task does it FLUSH_DELAY later (as soon as the answer is written when nothing else is in flight);
-either way, one transaction.
+either way, one store call (on SQLite one transaction; on PostgreSQL the give-back is a call of
+its own, one round trip, before the take's).
 
 A batch target never takes a gate's last free slot: interactive requests always find one.
 """
@@ -73,7 +74,7 @@ class Gates:
         self.holder = holder
         self._held = 0
         # Slots given back but not yet written. The caller answers without waiting for the
-        # write: the next acquire writes them in its own transaction, or the flush task does.
+        # write: the next acquire writes them in its own store call, or the flush task does.
         # A write lost to a store outage leaves its slots here (their cache entries dropped),
         # never renewed meanwhile, so at worst they lapse.
         self._pending: list[Release] = []

@@ -133,6 +133,11 @@ class CacheEntry:
     max_bytes: int
     now: float
 
+    @property
+    def fits(self) -> bool:
+        """Whether it can be cached at all: an envelope bigger than the whole budget is not."""
+        return len(self.envelope_json) <= self.max_bytes
+
 
 def cache_put(
     store: Store,
@@ -152,9 +157,18 @@ def put_entry(conn: Connection, dialect: str, entry: CacheEntry) -> None:
     """Store (or replace) the entry inside CONN's write transaction; a cache over its budget
     then evicts down to LOW_WATER of it: expired entries first, then least recently used. An
     envelope bigger than the whole budget is not cached."""
-    if len(entry.envelope_json) > entry.max_bytes:
+    if not entry.fits:
         return
-    total = _replace(conn, dialect, entry)
+    if _replace(conn, dialect, entry) > entry.max_bytes:
+        shrink(conn, entry)
+
+
+def shrink(conn: Connection, entry: CacheEntry) -> None:
+    """Under the byte total's lock, inside CONN's write transaction: a cache over ENTRY's
+    budget evicts down to LOW_WATER of it, expired entries first, then least recently used,
+    never ENTRY itself. The put that went over may have committed already (on PostgreSQL a
+    release's puts are one call of their own), so the total is read again here."""
+    total = _lock_total(conn)
     if total > entry.max_bytes:
         excess = total - int(entry.max_bytes * LOW_WATER)
         _set_total(conn, total - _evict(conn, excess, keep=entry.key, now=entry.now))

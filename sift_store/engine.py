@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import select
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 import anyio
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 
 from sift_store.checkpoint import Checkpointer
 from sift_store.prepared import Prepared
@@ -232,4 +233,21 @@ def open_store(url: str) -> Store:
         return Store(_sqlite_engine(url))
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    return Store(create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10))
+    engine = create_engine(url, pool_size=10, max_overflow=10)
+    event.listen(engine, "checkout", _closed_by_the_server)
+    return Store(engine)
+
+
+def _closed_by_the_server(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    """Replace a pooled PostgreSQL connection the server has closed (a restart, a terminated
+    backend, a reset on the way) before a statement fails on it.
+
+    An idle connection has nothing to read unless the server ended it (its last message, then
+    EOF or a reset), so a socket that polls readable is a dead one, and SQLAlchemy's pool then
+    opens a fresh one in its place. This is the pool's pre-ping without its round trip: a `;`
+    sent and answered before every checkout, one of three round trips a raw fetch made. What it
+    cannot see (a path that died without a word) fails the statement instead, and SQLAlchemy
+    then invalidates the pool, as it would have done for a pre-ping that found it dead."""
+    fd = dbapi_conn.fileno()
+    if select.select([fd], [], [], 0)[0]:
+        raise DisconnectionError("the server closed this pooled connection")

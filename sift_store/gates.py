@@ -14,7 +14,14 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from sift_store.cache import TOUCH_GRANULARITY, CacheEntry, CacheHit, get_entry, put_entry
+from sift_store.cache import (
+    TOUCH_GRANULARITY,
+    CacheEntry,
+    CacheHit,
+    get_entry,
+    put_entry,
+    shrink,
+)
 from sift_store.engine import Store
 from sift_store.meta import metadata
 from sift_store.prepared import Prepared
@@ -89,6 +96,15 @@ _PG_TAKE = Prepared(
         " CAST(:caller_cap AS integer))"
     )
 )
+# And the give-back: the slots' DELETE and one entry's put (migration 0007, which puts it
+# through 0006's sift_put_entry, as cache.put_entry does).
+_PG_GIVE_BACK = Prepared(
+    sa.text(
+        "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:key AS text),"
+        " CAST(:caller_class AS text), CAST(:envelope AS bytea),"
+        " CAST(:now AS double precision), CAST(:expires_at AS double precision))"
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -133,8 +149,9 @@ def acquire_slot(
     HEADROOM slots of every gate stay free for others (but a gate of one slot is always
     usable): a batch target passes 1, so it never takes a gate's last free slot. With
     CACHE_KEY, a live cache entry under it is the answer instead, and no slot is taken: a
-    fetch's whole first step is one transaction, and it writes what earlier fetches of this
-    process gave back too."""
+    fetch's whole first step is one store call, and it writes what earlier fetches of this
+    process gave back too (on SQLite in one transaction; on PostgreSQL a call of their own
+    goes first)."""
 
     def cap(limit: int) -> int:
         return max(1, limit - headroom)
@@ -149,31 +166,40 @@ def acquire_slot(
         "host_cap": cap(limits.per_host),
         "caller_cap": cap(limits.per_caller),
     }
-    # With nothing to give back, the take is one statement (one call on PostgreSQL), and the
-    # refusal's statements each stand alone.
-    with store.write(each_alone=not releases) as conn:
-        _give_back(conn, store.dialect, releases)
-        while True:
-            got = _take(conn, store.dialect, cache_key, take)
-            if got is not None:
-                return got
-            # Refused. Lapsed slots (their holders died) never counted; clear them here, off
-            # the path every fetch takes, and say which gate is full and who holds it.
-            conn.execute(_DELETE_LAPSED, {"now": now})
-            counts = conn.execute(_COUNT, {"host": host, "caller": caller}).one()
-            gates: list[tuple[Literal["global", "host", "caller"], int, int, Any]] = [
-                ("global", counts[0], limits.global_, sa.true()),
-                ("host", counts[1], limits.per_host, gate_slot.c.host == host),
-                ("caller", counts[2], limits.per_caller, gate_slot.c.caller == caller),
-            ]
-            for gate, used, limit, scope in gates:
-                if used >= cap(limit):
-                    slots = conn.execute(
-                        sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
-                    ).all()
-                    return Full(gate, [(row.holder, row.lease_until) for row in slots])
-            # None is full any more: on PostgreSQL each statement reads what is committed when
-            # it starts, and a release (which takes no gate lock) came in between. Try again.
+    # Every statement here is complete on its own (one call each on PostgreSQL, the give-back
+    # before the take, so the take counts without the slots given back), and the refusal's
+    # statements each stand alone.
+    with store.write(each_alone=True) as conn:
+        over = _give_back(conn, store.dialect, releases)
+        got = _take_or_refuse(conn, store.dialect, cache_key, take)
+    _shrink_after(store, over)
+    return got
+
+
+def _take_or_refuse(
+    conn: Connection, dialect: str, cache_key: str | None, take: dict[str, Any]
+) -> int | Full | CacheHit:
+    while True:
+        got = _take(conn, dialect, cache_key, take)
+        if got is not None:
+            return got
+        # Refused. Lapsed slots (their holders died) never counted; clear them here, off
+        # the path every fetch takes, and say which gate is full and who holds it.
+        conn.execute(_DELETE_LAPSED, {"now": take["now"]})
+        counts = conn.execute(_COUNT, {"host": take["host"], "caller": take["caller"]}).one()
+        gates: list[tuple[Literal["global", "host", "caller"], int, Any]] = [
+            ("global", counts[0], sa.true()),
+            ("host", counts[1], gate_slot.c.host == take["host"]),
+            ("caller", counts[2], gate_slot.c.caller == take["caller"]),
+        ]
+        for gate, used, scope in gates:
+            if used >= take[f"{gate}_cap"]:
+                slots = conn.execute(
+                    sa.select(gate_slot.c.holder, gate_slot.c.lease_until).where(scope)
+                ).all()
+                return Full(gate, [(row.holder, row.lease_until) for row in slots])
+        # None is full any more: on PostgreSQL each statement reads what is committed when
+        # it starts, and a release (which takes no gate lock) came in between. Try again.
 
 
 def _take(
@@ -199,17 +225,57 @@ def _take(
 
 
 def release_slots(store: Store, releases: Sequence[Release]) -> None:
-    """Give the slots back, and cache what their fetches got, in one transaction; a slot that
-    already lapsed and was reaped is fine."""
-    with store.write() as conn:
-        _give_back(conn, store.dialect, releases)
+    """Give the slots back, and cache what their fetches got: one transaction on SQLite, one
+    call an entry on PostgreSQL (a cache that went over its budget then evicts in a
+    transaction of its own); a slot that already lapsed and was reaped is fine."""
+    with store.write(each_alone=True) as conn:
+        over = _give_back(conn, store.dialect, releases)
+    _shrink_after(store, over)
 
 
-def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> None:
-    for release in releases:
-        _RELEASE.run(conn, {"slot": release.slot})
-        if release.cache is not None:
-            put_entry(conn, dialect, release.cache)
+def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> CacheEntry | None:
+    """Delete the RELEASES' slots and cache their entries. On PostgreSQL that is one call (each
+    committed alone) with the slots and the first entry, and one more for each other entry;
+    returns the last entry whose put left the cache over its budget there, for
+    `_shrink_after` to evict in a transaction of its own. On SQLite each put evicts in the
+    same transaction."""
+    if dialect != "postgresql":
+        for release in releases:
+            _RELEASE.run(conn, {"slot": release.slot})
+            if release.cache is not None:
+                put_entry(conn, dialect, release.cache)
+        return None
+    if not releases:
+        return None
+    entries: list[CacheEntry | None] = [
+        r.cache for r in releases if r.cache is not None and r.cache.fits
+    ]
+    slots = [release.slot for release in releases]
+    over = None
+    for entry in entries or [None]:
+        total = _PG_GIVE_BACK.first(conn, {"slots": slots, **_entry_params(entry)})[0]
+        if entry is not None and total > entry.max_bytes:
+            over = entry
+        slots = []  # the first call gave them back
+    return over
+
+
+def _entry_params(entry: CacheEntry | None) -> dict[str, Any]:
+    if entry is None:
+        return dict.fromkeys(("key", "caller_class", "envelope", "now", "expires_at"))
+    return {
+        "key": entry.key,
+        "caller_class": entry.caller_class,
+        "envelope": entry.envelope_json,
+        "now": entry.now,
+        "expires_at": entry.now + entry.ttl,
+    }
+
+
+def _shrink_after(store: Store, over: CacheEntry | None) -> None:
+    if over is not None:
+        with store.write() as conn:
+            shrink(conn, over)
 
 
 def release_holders(store: Store, holders: Collection[str]) -> int:

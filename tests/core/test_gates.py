@@ -157,8 +157,8 @@ def test_a_release_waits_for_the_next_acquire_only_while_other_fetches_run(
 
 
 def test_the_next_acquire_gives_back_what_is_pending_first(store: Store) -> None:
-    # One slot per host: had the pending release not been written in the acquire's own
-    # transaction, before its count, the second acquire would be refused.
+    # One slot per host: had the pending release not been written by the acquire before its
+    # count, the second acquire would be refused.
     gates = Gates(store, ONE_PER_HOST, process_name())
     entry = CacheEntry("k", "standard", b'{"content": "x"}', 60, 1 << 20, time.time())
 

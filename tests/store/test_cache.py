@@ -15,7 +15,8 @@ from sift_store.cache import (
     cache_put,
     fetch_cache,
 )
-from sift_store.engine import Store
+from sift_store.engine import Store, open_store
+from sift_store.migrate import migrate
 
 T0 = 1_700_000_000.0
 BIG = 1 << 30
@@ -145,3 +146,20 @@ def test_concurrent_puts_keep_the_total_exact_and_within_budget(store: Store) ->
     with ThreadPoolExecutor(n) as pool:
         list(pool.map(put, range(n)))
     assert cache_bytes(store) == _row_bytes(store) <= budget
+
+
+def test_postgresql_compresses_an_envelope_with_lz4(pg_url: str) -> None:
+    store = open_store(pg_url)
+    try:
+        migrate(store)
+        # Compressible and over TOAST's 2 KB threshold, as a page's envelope is.
+        envelope = b'{"content": "' + b"<p>the keeper logged the weather</p>" * 2000 + b'"}'
+        cache_put(store, "k", "standard", envelope, 600, BIG, T0)
+        with store.read() as conn:
+            method = conn.execute(
+                sa.select(sa.func.pg_column_compression(fetch_cache.c.envelope))
+            ).scalar_one()
+        assert method == "lz4"
+        assert _json(cache_get(store, "k", T0)) == envelope
+    finally:
+        store.dispose()

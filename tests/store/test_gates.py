@@ -260,3 +260,96 @@ def test_a_release_caches_its_entry_in_the_same_write(store: Store) -> None:
     assert live_slots(store, NOW) == 0
     assert cache_get(store, "k", NOW) == CacheHit(b'{"a": 1}', NOW + 60.0)
     assert cache_bytes(store) == len(b'{"a": 1}')
+
+
+def _cached_keys(store: Store) -> set[str]:
+    with store.read() as conn:
+        return set(conn.execute(sa.select(fetch_cache.c.key)).scalars())
+
+
+def _cached_bytes(store: Store) -> int:
+    with store.read() as conn:
+        return conn.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(fetch_cache.c.nbytes), 0))
+        ).scalar_one()
+
+
+def _entry(key: str, now: float, *, size: int = 100, budget: int = 1 << 20) -> CacheEntry:
+    body = b'{"content": "' + key.encode() + b'"}'
+    return CacheEntry(key, "standard", body + b" " * (size - len(body)), 60.0, budget, now)
+
+
+def test_one_give_back_frees_every_slot_and_caches_what_fits(store: Store) -> None:
+    slots = [_acquire(store, host=f"h{i}") for i in range(4)]
+    assert all(isinstance(slot, int) for slot in slots)
+    too_big = _entry("big", NOW, size=600, budget=500)
+    releases = [
+        Release(slots[0]),
+        Release(slots[1], _entry("a", NOW)),
+        Release(slots[2], too_big),
+        Release(slots[3], _entry("b", NOW, size=150)),
+    ]
+    release_slots(store, releases)
+    assert live_slots(store, NOW) == 0
+    assert _cached_keys(store) == {"a", "b"}
+    assert cache_bytes(store) == 250 == _cached_bytes(store)
+
+
+def test_a_release_that_fills_the_cache_frees_it_down_to_its_low_water_mark(
+    store: Store,
+) -> None:
+    budget = 1600  # sixteen entries of 100 bytes
+    for i in range(16):
+        cache_put(
+            store, f"k{i:02}", "standard", _entry("x", NOW).envelope_json, 60, budget, NOW + i
+        )
+    slot = _acquire(store)
+    assert isinstance(slot, int)
+    release_slots(store, [Release(slot, _entry("new", NOW + 20, budget=budget))])
+    # Down to 1500 (15/16 of the budget): the two least recently used went, the new one stays.
+    assert _cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
+    assert cache_bytes(store) == 1500 == _cached_bytes(store)
+
+
+def test_an_acquire_that_gives_back_an_entry_that_fills_the_cache_frees_it_too(
+    store: Store,
+) -> None:
+    budget = 1600
+    for i in range(16):
+        cache_put(
+            store, f"k{i:02}", "standard", _entry("x", NOW).envelope_json, 60, budget, NOW + i
+        )
+    one = GateLimits(global_=1, per_host=1, per_caller=1)
+    held = _acquire(store, limits=one)
+    assert isinstance(held, int)
+    # The one slot there is: the acquire gives it back before it counts.
+    got = acquire_slot(
+        store,
+        holder="test",
+        host="example.com",
+        caller="alice",
+        limits=one,
+        lease_seconds=60.0,
+        now=NOW + 20,
+        releases=[Release(held, _entry("new", NOW + 20, budget=budget))],
+    )
+    assert isinstance(got, int) and got != held
+    assert _cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
+    assert cache_bytes(store) == 1500 == _cached_bytes(store)
+
+
+def test_releases_racing_keep_the_cache_total_exact_and_within_budget(store: Store) -> None:
+    budget, n = 2_000, 40
+    slots = [_acquire(store, host=f"h{i}") for i in range(n)]
+    start = threading.Barrier(n)
+
+    def release(i: int) -> None:
+        start.wait(timeout=30)
+        # Half the entries share a key with another: upserts race with inserts and evictions.
+        entry = _entry(f"k{i % 25}", NOW + i, size=100 + i, budget=budget)
+        release_slots(store, [Release(slots[i], entry)])
+
+    with ThreadPoolExecutor(n) as pool:
+        list(pool.map(release, range(n)))
+    assert live_slots(store, NOW) == 0
+    assert cache_bytes(store) == _cached_bytes(store) <= budget

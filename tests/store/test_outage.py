@@ -1,5 +1,6 @@
 """The outage classifier on real failures: a full SQLite disk, a locked SQLite file, a PostgreSQL
-that refuses connections, and a real bug that must not be taken for an outage."""
+that refuses connections, and a real bug that must not be taken for an outage; and a pooled
+PostgreSQL connection the server closed, which is replaced before any statement fails on it."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from sift_store.engine import open_store
+from sift_store.engine import Store, open_store
 from sift_store.outage import is_outage, outage_reason
+from sift_store.prepared import Prepared
 from tests.conftest import PG_URL
 from tests.support.tcpproxy import TcpProxy
+
+# The connection's server process, on the driver's cursor as a fetch's statements run.
+_PID = Prepared(sa.select(sa.func.pg_backend_pid()))
 
 
 def _free_port() -> int:
@@ -91,9 +96,43 @@ def test_postgresql_behind_a_cut_proxy_is_an_outage_then_recovers() -> None:
             with pytest.raises(sa.exc.DBAPIError) as caught, store.read() as conn:
                 conn.exec_driver_sql("SELECT 1")
             assert is_outage(caught.value)
-        # The pool's pre-ping replaces the dead connection: no restart of ours is needed.
+        # The dead connection is replaced at the next checkout: no restart of ours is needed.
         with store.read() as conn:
             assert conn.exec_driver_sql("SELECT 1").scalar_one() == 1
+    finally:
+        store.dispose()
+        proxy.close()
+
+
+def _backend_pid(store: Store) -> int:
+    with store.write(each_alone=True) as conn:
+        return int(_PID.first(conn)[0])
+
+
+@pytest.mark.skipif(not PG_URL, reason="SIFT_TEST_PG_URL is not set")
+def test_a_pooled_connection_the_server_ended_is_replaced_before_it_is_used() -> None:
+    store, admin = open_store(PG_URL), open_store(PG_URL)
+    try:
+        pooled = _backend_pid(store)
+        with admin.read() as conn:  # as a restart ends it, while it sits in the pool
+            conn.exec_driver_sql(f"SELECT pg_terminate_backend({pooled}, 10000)")
+        # No statement fails on it: the checkout saw it closed and opened another.
+        assert _backend_pid(store) != pooled
+    finally:
+        store.dispose()
+        admin.dispose()
+
+
+@pytest.mark.skipif(not PG_URL, reason="SIFT_TEST_PG_URL is not set")
+def test_postgresql_away_between_requests_costs_none_of_them_an_error() -> None:
+    proxy = TcpProxy(5432)
+    store = open_store(proxy.url_for(PG_URL))
+    try:
+        pooled = _backend_pid(store)
+        with proxy.outage():  # every connection dropped (reset), as a blip or a restart does
+            pass
+        assert _backend_pid(store) != pooled
+        assert proxy.accepted == 2
     finally:
         store.dispose()
         proxy.close()

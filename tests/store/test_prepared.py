@@ -88,7 +88,7 @@ def test_a_lost_postgresql_connection_is_an_outage_and_is_replaced(pg_url: str) 
     try:
         with pytest.raises(sa.exc.DBAPIError) as caught, store.read() as conn:
             pid = int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
-            # The server ends this connection while it is checked out (no pre-ping to catch it).
+            # The server ends this connection while it is checked out (no checkout to catch it).
             with killer.read() as other:
                 other.exec_driver_sql(f"SELECT pg_terminate_backend({pid}, 10000)")
             ping.first(conn)
