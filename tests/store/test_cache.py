@@ -17,6 +17,7 @@ from sift_store.cache import (
 )
 from sift_store.engine import Store, open_store
 from sift_store.migrate import migrate
+from tests.support.cache_rows import cached_bytes, cached_keys
 
 T0 = 1_700_000_000.0
 BIG = 1 << 30
@@ -30,18 +31,6 @@ def _env(tag: str, size: int = 100) -> bytes:
 
 def _json(hit: CacheHit | None) -> bytes | None:
     return None if hit is None else hit.envelope_json
-
-
-def _keys(store: Store) -> set[str]:
-    with store.read() as conn:
-        return set(conn.execute(sa.select(fetch_cache.c.key)).scalars())
-
-
-def _row_bytes(store: Store) -> int:
-    with store.read() as conn:
-        return conn.execute(
-            sa.select(sa.func.coalesce(sa.func.sum(fetch_cache.c.nbytes), 0))
-        ).scalar_one()
 
 
 def test_round_trip(store: Store) -> None:
@@ -63,7 +52,7 @@ def test_put_replaces_the_entry_and_its_size(store: Store) -> None:
     cache_put(store, "k", "standard", _env("old", 300), 60, BIG, T0)
     cache_put(store, "k", "standard", _env("new", 120), 60, BIG, T0 + 100)
     assert _json(cache_get(store, "k", T0 + 101)) == _env("new", 120)  # and a fresh TTL
-    assert cache_bytes(store) == 120 == _row_bytes(store)
+    assert cache_bytes(store) == 120 == cached_bytes(store)
 
 
 def test_caller_classes_are_separate_entries(store: Store) -> None:
@@ -83,10 +72,10 @@ def test_least_recently_used_goes_first_over_the_budget(store: Store) -> None:
         cache_put(store, key, "standard", _env(key), 600, budget, T0 + i)
     assert cache_get(store, "a", T0 + 10) is not None  # a is now the most recently used
     cache_put(store, "d", "standard", _env("d"), 600, budget, T0 + 11)
-    assert _keys(store) == {"a", "c", "d"}
+    assert cached_keys(store) == {"a", "c", "d"}
     cache_put(store, "e", "standard", _env("e", 200), 600, budget, T0 + 12)
-    assert _keys(store) == {"d", "e"}  # c then a, in LRU order, to under the low-water mark
-    assert cache_bytes(store) == 300 == _row_bytes(store)
+    assert cached_keys(store) == {"d", "e"}  # c then a, in LRU order, to under the low-water mark
+    assert cache_bytes(store) == 300 == cached_bytes(store)
 
 
 def test_a_full_cache_frees_down_to_its_low_water_mark(store: Store) -> None:
@@ -94,11 +83,11 @@ def test_a_full_cache_frees_down_to_its_low_water_mark(store: Store) -> None:
     for i in range(17):
         cache_put(store, f"k{i:02}", "standard", _env(str(i)), 600, budget, T0 + i)
     # The 17th put went over: it freed two entries (down to 1500 = 15/16 of the budget), not one,
-    assert _keys(store) == {f"k{i:02}" for i in range(2, 17)}
+    assert cached_keys(store) == {f"k{i:02}" for i in range(2, 17)}
     # so the next put fits without evicting anything.
     cache_put(store, "k17", "standard", _env("17"), 600, budget, T0 + 17)
-    assert len(_keys(store)) == 16
-    assert cache_bytes(store) == budget == _row_bytes(store)
+    assert len(cached_keys(store)) == 16
+    assert cache_bytes(store) == budget == cached_bytes(store)
 
 
 def test_expired_entries_are_evicted_before_live_ones(store: Store) -> None:
@@ -107,13 +96,13 @@ def test_expired_entries_are_evicted_before_live_ones(store: Store) -> None:
     cache_put(store, "new-dead", "standard", _env("2"), 5, budget, T0 + 1)
     cache_put(store, "x", "standard", _env("3"), 600, budget, T0 + 2)
     cache_put(store, "y", "standard", _env("4"), 600, budget, T0 + 10)
-    assert _keys(store) == {"old-live", "x", "y"}
+    assert cached_keys(store) == {"old-live", "x", "y"}
 
 
 def test_an_envelope_bigger_than_the_budget_is_not_cached(store: Store) -> None:
     cache_put(store, "small", "standard", _env("s"), 600, 500, T0)
     cache_put(store, "huge", "standard", _env("h", 501), 600, 500, T0 + 1)
-    assert _keys(store) == {"small"}
+    assert cached_keys(store) == {"small"}
 
 
 def test_purge_expired(store: Store) -> None:
@@ -121,7 +110,7 @@ def test_purge_expired(store: Store) -> None:
     cache_put(store, "long", "standard", _env("l", 150), 1000, BIG, T0)
     assert cache_purge_expired(store, T0 + 5) == 0
     assert cache_purge_expired(store, T0 + 10) == 1
-    assert _keys(store) == {"long"}
+    assert cached_keys(store) == {"long"}
     assert cache_bytes(store) == 150
 
 
@@ -145,7 +134,7 @@ def test_concurrent_puts_keep_the_total_exact_and_within_budget(store: Store) ->
 
     with ThreadPoolExecutor(n) as pool:
         list(pool.map(put, range(n)))
-    assert cache_bytes(store) == _row_bytes(store) <= budget
+    assert cache_bytes(store) == cached_bytes(store) <= budget
 
 
 def test_postgresql_compresses_an_envelope_with_lz4(pg_url: str) -> None:

@@ -29,6 +29,7 @@ from sift_store.gates import (
     slot_holders,
 )
 from tests.store._procs import acquire_proc, run_spawned
+from tests.support.cache_rows import cached_bytes, cached_keys
 
 NOW = 1000.0
 WIDE = GateLimits(global_=100, per_host=100, per_caller=100)
@@ -262,18 +263,6 @@ def test_a_release_caches_its_entry_in_the_same_write(store: Store) -> None:
     assert cache_bytes(store) == len(b'{"a": 1}')
 
 
-def _cached_keys(store: Store) -> set[str]:
-    with store.read() as conn:
-        return set(conn.execute(sa.select(fetch_cache.c.key)).scalars())
-
-
-def _cached_bytes(store: Store) -> int:
-    with store.read() as conn:
-        return conn.execute(
-            sa.select(sa.func.coalesce(sa.func.sum(fetch_cache.c.nbytes), 0))
-        ).scalar_one()
-
-
 def _entry(key: str, now: float, *, size: int = 100, budget: int = 1 << 20) -> CacheEntry:
     body = b'{"content": "' + key.encode() + b'"}'
     return CacheEntry(key, "standard", body + b" " * (size - len(body)), 60.0, budget, now)
@@ -291,8 +280,8 @@ def test_one_give_back_frees_every_slot_and_caches_what_fits(store: Store) -> No
     ]
     release_slots(store, releases)
     assert live_slots(store, NOW) == 0
-    assert _cached_keys(store) == {"a", "b"}
-    assert cache_bytes(store) == 250 == _cached_bytes(store)
+    assert cached_keys(store) == {"a", "b"}
+    assert cache_bytes(store) == 250 == cached_bytes(store)
 
 
 def test_a_release_that_fills_the_cache_frees_it_down_to_its_low_water_mark(
@@ -307,8 +296,8 @@ def test_a_release_that_fills_the_cache_frees_it_down_to_its_low_water_mark(
     assert isinstance(slot, int)
     release_slots(store, [Release(slot, _entry("new", NOW + 20, budget=budget))])
     # Down to 1500 (15/16 of the budget): the two least recently used went, the new one stays.
-    assert _cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
-    assert cache_bytes(store) == 1500 == _cached_bytes(store)
+    assert cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
+    assert cache_bytes(store) == 1500 == cached_bytes(store)
 
 
 def test_an_acquire_that_gives_back_an_entry_that_fills_the_cache_frees_it_too(
@@ -334,8 +323,8 @@ def test_an_acquire_that_gives_back_an_entry_that_fills_the_cache_frees_it_too(
         releases=[Release(held, _entry("new", NOW + 20, budget=budget))],
     )
     assert isinstance(got, int) and got != held
-    assert _cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
-    assert cache_bytes(store) == 1500 == _cached_bytes(store)
+    assert cached_keys(store) == {f"k{i:02}" for i in range(2, 16)} | {"new"}
+    assert cache_bytes(store) == 1500 == cached_bytes(store)
 
 
 def test_releases_racing_keep_the_cache_total_exact_and_within_budget(store: Store) -> None:
@@ -352,4 +341,4 @@ def test_releases_racing_keep_the_cache_total_exact_and_within_budget(store: Sto
     with ThreadPoolExecutor(n) as pool:
         list(pool.map(release, range(n)))
     assert live_slots(store, NOW) == 0
-    assert cache_bytes(store) == _cached_bytes(store) <= budget
+    assert cache_bytes(store) == cached_bytes(store) <= budget
