@@ -1,8 +1,8 @@
 """What frames an article rather than being it, trimmed from clean mode's Markdown: the headline
 (the envelope's `title` carries it), a leading date, byline or "this article originally appeared
-in" note, captions and credit lines, links to related articles ("Related: ...", or a cue such
-as "Editors' recommendations" and the list after it), and end matter (contact lines, newsletter
-and subscription prompts, reprint notices).
+in" note, captions and credit lines, affiliate disclosures, links to related articles
+("Related: ...", or a cue such as "Editors' recommendations" and the list after it), and end
+matter (contact lines, newsletter and subscription prompts, reprint notices).
 
 Each rule looks only at short blocks in the places such furniture sits, by cues any site uses.
 Measured on the article pages (bench/article_quality.py: precision 0.962 -> 0.967, recall 0.986
@@ -68,6 +68,14 @@ _CAPTION = re.compile(
 )
 CAPTION_MAX_WORDS = 40
 
+# Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
+_DISCLOSURE = re.compile(
+    r"we (?:may )?(?:receive|earn|get) (?:a )?(?:compensation|commission)|affiliate links?\b"
+    r"|(?:references to|links to) products from one or more of our advertisers",
+    re.I,
+)
+DISCLOSURE_MAX_WORDS = 60
+
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
 _RELATED_CUE = (
@@ -96,7 +104,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
         for i, block in enumerate(blocks)
         if not (i < LEAD_BLOCKS and i < len(blocks) - 1 and _lead_furniture(block, titles))
     ]
-    blocks = [block for block in blocks if not _caption(block)] or blocks
+    blocks = [block for block in blocks if not (_caption(block) or _disclosure(block))] or blocks
     blocks = _without_related(blocks) or blocks
     return "\n\n".join(blocks[: _end_matter_start(blocks)]) or markdown
 
@@ -127,6 +135,10 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
+
+
+def _disclosure(block: str) -> bool:
+    return word_count(block) <= DISCLOSURE_MAX_WORDS and bool(_DISCLOSURE.search(block))
 
 
 def _caption(block: str) -> bool:

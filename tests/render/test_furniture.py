@@ -29,6 +29,15 @@ def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo source: Jane Doe from Pexels.", PROSE) == [PROSE, PROSE]
 
 
+def test_an_affiliate_disclosure_goes() -> None:
+    disclosure = "This post contains affiliate links: we may earn a commission at no cost to you."
+    assert _trim(disclosure, PROSE, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Anzeige, enthält Affiliate Links", PROSE) == [PROSE, PROSE]
+    # An article's paragraph about affiliate links is long enough to be prose.
+    about = PROSE + " " + PROSE + " Affiliate links pay for the seeds we test each spring."
+    assert _trim(PROSE, about) == [PROSE, about]
+
+
 def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
     end = [
         "Follow us on Mastodon for more gardening news.",
