@@ -23,9 +23,10 @@ def headline(envelope: dict[str, Any], options: dict[str, Any]) -> str | None:
     """The title as a Markdown heading, for showing above a page's clean text (OPTIONS are the
     target's): clean mode leaves the headline out of `content`, since `title` carries it."""
     title = envelope.get("title")
-    if not title or options.get("mode", "clean") != "clean" or options.get("grep"):
-        return None
-    if options.get("jq") or str(envelope.get("content", "")).startswith(f"# {title}"):
+    clean_text = options.get("mode", "clean") == "clean" and not (
+        options.get("grep") or options.get("jq")
+    )
+    if not title or not clean_text or str(envelope.get("content", "")).startswith(f"# {title}"):
         return None
     return f"# {title}"
 

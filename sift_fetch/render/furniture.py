@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from sift_fetch.render.text import fence_step, word_count
+from sift_fetch.render.text import fence_step, word_count, words
 
 # "This article originally appeared in ...": a lead note, or end matter.
 _REPOSTED_CUE = r"originally (?:appeared|published|ran)|first (?:appeared|published)"
@@ -58,7 +58,6 @@ _BYLINE = re.compile(
     r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by):?\s", re.I
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
-_WORD = re.compile(r"\w+")
 
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...").
 _CAPTION = re.compile(
@@ -125,7 +124,7 @@ def _split_blocks(markdown: str) -> list[str]:
 
 def title_words(title: str) -> str:
     """A title as its casefolded words, the form in which headings are compared with it."""
-    return " ".join(word.casefold() for word in _WORD.findall(title))
+    return " ".join(word.casefold() for word in words(title))
 
 
 def _lead_furniture(block: str, titles: frozenset[str]) -> bool:

@@ -167,7 +167,8 @@ def page_titles(tree: HtmlElement, title: str | None) -> frozenset[str]:
     head = tree.find(".//head/title")
     titles = [title or "", *tree.xpath(_SOCIAL_TITLES)]
     if head is not None:
-        titles += [head.text_content(), *_TITLE_PARTS.split(head.text_content())]
+        own = head.text_content()
+        titles += [own, *_TITLE_PARTS.split(own)]
     return frozenset(words for words in map(title_words, titles) if words)
 
 
@@ -284,15 +285,19 @@ def _top_blocks(body: etree._Element) -> list[etree._Element]:
     article's paragraphs) opened up, so that each paragraph is a block of its own, as in
     trafilatura's own result. A container with text outside its children stays whole."""
     blocks: list[etree._Element] = []
-    pending = list(body)
+    pending = list(reversed(body))  # a stack: the next block on top
     while pending:
-        block = pending.pop(0)
-        loose = (block.text or "").strip() or any((c.tail or "").strip() for c in block)
-        if block.tag == "div" and len(block) and not loose:
-            pending[:0] = list(block)
+        block = pending.pop()
+        if block.tag == "div" and len(block) and not _loose_text(block):
+            pending.extend(reversed(block))
         else:
             blocks.append(block)
     return blocks
+
+
+def _loose_text(container: etree._Element) -> bool:
+    """Whether CONTAINER holds text of its own, outside its children."""
+    return bool((container.text or "").strip()) or any((c.tail or "").strip() for c in container)
 
 
 def join_blocks(blocks: list[str]) -> str:

@@ -18,11 +18,12 @@ import re
 
 from lxml.html import HtmlElement
 
+from sift_fetch.render.text import word_count
+
 CARD_MAX_WORDS = 120
 MIN_CARDS = 2
 CARD_DEPTH = 4  # levels between a card and its heading, the heading's own included
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_WORD = re.compile(r"\w+")
 _CUT_SHORT = re.compile(r"(?:…|\.\.\.)\s*\]?\s*$")
 _READ_ON = re.compile(
     r"read (?:more|on|the rest)|continue reading|keep reading|full story|weiterlesen|mehr lesen"
@@ -77,11 +78,11 @@ def _is_card(el: HtmlElement) -> bool:
 def _linked_heading(el: HtmlElement) -> bool:
     """Whether the first heading with words is all link text (a link to somewhere else)."""
     for heading in el.iter(*_HEADINGS):
-        words = len(_WORD.findall(heading.text_content()))
+        words = word_count(heading.text_content())
         if not words:
             continue
         linked = sum(
-            len(_WORD.findall(a.text_content()))
+            word_count(a.text_content())
             for a in heading.iter("a")
             if not (a.get("href") or "#").strip().startswith("#")
         )
@@ -93,7 +94,7 @@ def _short(el: HtmlElement) -> bool:
     """At most CARD_MAX_WORDS words; stops counting past that, so a big block costs little."""
     words = 0
     for text in el.itertext():
-        words += len(_WORD.findall(text))
+        words += word_count(text)
         if words > CARD_MAX_WORDS:
             return False
     return True

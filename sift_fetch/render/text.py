@@ -12,8 +12,12 @@ _FENCE = re.compile(r"(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+")
 
 
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
 def word_count(text: str) -> int:
-    return len(_WORD.findall(text))
+    return len(words(text))
 
 
 def fence_step(line: str, fence: str | None) -> tuple[str | None, bool]:
