@@ -19,7 +19,8 @@ class TcpProxy:
             raise ValueError("tests proxy to loopback only")
         self._upstream = (upstream_host, upstream_port)
         self._lock = threading.Lock()
-        self._pairs: set[socket.socket] = set()
+        # Each open connection: its two sockets and the two threads pumping between them.
+        self._pairs: list[tuple[socket.socket, socket.socket, list[threading.Thread]]] = []
         self._open = threading.Event()
         self._open.set()
         self._closed = False
@@ -39,12 +40,18 @@ class TcpProxy:
         return f"{scheme}://{prefix}{LOOPBACK}:{self.port}{path}"
 
     def cut(self) -> None:
-        """Drop every open connection (RST) and refuse new ones."""
+        """Drop every open connection (RST) and refuse new ones; returns once the resets are
+        out, so the peer's next read sees them."""
         self._open.clear()
         with self._lock:
-            pairs, self._pairs = self._pairs, set()
-        for sock in pairs:
-            _reset(sock)
+            pairs, self._pairs = self._pairs, []
+        for client, upstream, pumps in pairs:
+            _reset(client)
+            _reset(upstream)
+            # A pump blocked in recv() holds its socket open past close(): the kernel sends the
+            # RST only when that recv returns, so wait for the pumps to let go.
+            for pump in pumps:
+                pump.join(timeout=5)
 
     def restore(self) -> None:
         self._open.set()
@@ -80,10 +87,14 @@ class TcpProxy:
                 _reset(client)
                 continue
             self.accepted += 1
-            with self._lock:
-                self._pairs.update((client, upstream))
-            for src, dst in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pump, args=(src, dst), daemon=True).start()
+            pumps = [
+                threading.Thread(target=_pump, args=(src, dst), daemon=True)
+                for src, dst in ((client, upstream), (upstream, client))
+            ]
+            with self._lock:  # started under the lock, so cut() never joins an unstarted one
+                self._pairs.append((client, upstream, pumps))
+                for pump in pumps:
+                    pump.start()
 
 
 def _pump(src: socket.socket, dst: socket.socket) -> None:
