@@ -15,8 +15,10 @@ import pytest
 import sqlalchemy as sa
 
 from sift_store.engine import Store
+from sift_store.prepared import Prepared
 
 _probe = sa.table("probe", sa.column("v", sa.Integer()))
+_PUT = Prepared(sa.insert(_probe).values(v=sa.bindparam("v", type_=sa.Integer())))
 
 
 def _insert(value: int) -> Callable[[Store], str]:
@@ -152,3 +154,34 @@ def test_the_loop_keeps_one_connection_and_a_failed_write_leaves_nothing_open(
         other.execute("ROLLBACK")
     finally:
         other.close()
+
+
+def test_a_write_on_the_loop_commits_all_its_statements_or_none(probe_store: Store) -> None:
+    # On the loop the transaction is the driver's; a statement through SQLAlchemy inside it
+    # (not Prepared) begins a Transaction of SQLAlchemy's, and both commit as one.
+    def put(*values: int, then: int | None = None, fail: bool = False) -> Callable[[Store], str]:
+        def call(store: Store) -> str:
+            with store.write() as conn:
+                for value in values:
+                    _PUT.run(conn, {"v": value})
+                if then is not None:
+                    conn.execute(sa.insert(_probe).values(v=then))
+                if fail:
+                    raise RuntimeError("after its statements")
+            return threading.current_thread().name
+
+        return call
+
+    async def main() -> list[str]:
+        ran_on = [
+            await probe_store.run_write(put(1, 2)),
+            await probe_store.run_write(put(3, then=4)),
+        ]
+        with pytest.raises(RuntimeError):
+            await probe_store.run_write(put(5, fail=True))
+        with pytest.raises(RuntimeError):
+            await probe_store.run_write(put(6, then=7, fail=True))
+        return [*ran_on, await probe_store.run_write(put(8))]
+
+    assert set(anyio.run(main)) == {threading.current_thread().name}
+    assert _values(probe_store) == [1, 2, 3, 4, 8]
