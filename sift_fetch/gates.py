@@ -1,7 +1,7 @@
 """This process's side of the fetch gates: take a slot (or say truly when one can free), keep
 this process's slots alive while their fetches run, give them back.
 
-A slot is leased for SLOT_LEASE_SECONDS and `keep` renews all of this process's slots every
+A slot is leased for SLOT_LEASE_SECONDS and `keep` renews the slots this process holds every
 RENEW_SECONDS, so a process that dies frees its slots within SLOT_LEASE_SECONDS, on any host. A
 dead process on this host is noticed sooner: its slots are reaped when they are in the way and
 when a new process starts (a restarted process frees its previous incarnation's slots).
@@ -35,7 +35,7 @@ from sift_store.gates import (
     acquire_slot,
     release_holders,
     release_slots,
-    renew_holder,
+    renew_slots,
     slot_holders,
 )
 from sift_store.outage import best_effort, is_outage, outage_reason
@@ -72,7 +72,7 @@ class Gates:
         self._store = store
         self._limits = GateLimits(fetch.global_, fetch.per_host, fetch.per_caller)
         self.holder = holder
-        self._held = 0
+        self._held: set[int] = set()  # the slots its fetches hold, which `keep` renews
         # Slots given back but not yet written. The caller answers without waiting for the
         # write: the next acquire writes them in its own store call, or the flush task does.
         # A write lost to a store outage leaves its slots here (their cache entries dropped),
@@ -107,7 +107,7 @@ class Gates:
             if isinstance(got, CacheHit):
                 return got
             if not isinstance(got, Full):
-                self._held += 1
+                self._held.add(got)
                 return got
             # Reaping only ever shrinks the table, so this loop ends.
             if not await self._store.run(_reap, [holder for holder, _ in got.slots]):
@@ -120,7 +120,7 @@ class Gates:
         """Give SLOT back, caching what its fetch got in the same transaction, without waiting
         for the write: it rides on this process's next acquire, or follows FLUSH_DELAY later
         (at once, after the caller's answer, if this was the process's last fetch in flight)."""
-        self._held -= 1
+        self._held.discard(slot)
         self._pending.append(Release(slot, cache))
         if self._flushing is None or self._flushing.done():
             delay = FLUSH_DELAY if self._held else IDLE_FLUSH_DELAY
@@ -140,7 +140,7 @@ class Gates:
     async def _write_pending(self) -> None:
         while releases := self._take_pending():
             written = await best_effort(
-                self._store, "gate.release.unavailable", release_slots, releases
+                self._store, "gate.release.unavailable", release_slots, self.holder, releases
             )
             if not written:
                 self._keep_pending(releases)
@@ -163,11 +163,11 @@ class Gates:
             try:
                 now = time.time()
                 await self._store.run_write(
-                    renew_holder,
+                    renew_slots,
                     self.holder,
+                    frozenset(self._held),  # a copy: the call may run on a store thread
                     now,
                     now + SLOT_LEASE_SECONDS,
-                    frozenset(release.slot for release in self._pending),
                 )
             except Exception as exc:
                 # Keep renewing: a store that stays away longer than a lease loses our slots

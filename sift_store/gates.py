@@ -30,7 +30,9 @@ gate_slot = sa.Table(
     "gate_slot",
     metadata,
     # AUTOINCREMENT on SQLite: ids are never reused, so a stale release or renew from a process
-    # whose slot lapsed can never hit the slot someone else took after it.
+    # whose slot lapsed can never hit the slot someone else took after it. A release and a
+    # renewal name the holder too: on PostgreSQL a take commits without waiting for the disk,
+    # and a database crash may then hand out an id again.
     sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
     sa.Column("holder", sa.Text(), nullable=False),
     sa.Column("host", sa.Text(), nullable=False),
@@ -83,7 +85,11 @@ _TAKE = Prepared(
     )
     .returning(gate_slot.c.id)
 )
-_RELEASE = Prepared(sa.delete(gate_slot).where(gate_slot.c.id == sa.bindparam("slot")))
+_RELEASE = Prepared(
+    sa.delete(gate_slot).where(
+        gate_slot.c.id == sa.bindparam("slot"), gate_slot.c.holder == sa.bindparam("holder")
+    )
+)
 # On PostgreSQL, where each statement is a round trip, the cache look-up, the gate lock and
 # _TAKE are one function call (migration 0006).
 _PG_TAKE = Prepared(
@@ -96,11 +102,11 @@ _PG_TAKE = Prepared(
         " CAST(:caller_cap AS integer))"
     )
 )
-# And the give-back: the slots' DELETE and one entry's put (migration 0007, which puts it
-# through 0006's sift_put_entry, as cache.put_entry does).
+# And the give-back: the slots' DELETE and one entry's put (migration 0009, which puts it
+# through sift_put_entry, as cache.put_entry does).
 _PG_GIVE_BACK = Prepared(
     sa.text(
-        "SELECT sift_give_back(CAST(:slots AS bigint[]), CAST(:key AS text),"
+        "SELECT sift_give_back(CAST(:holder AS text), CAST(:slots AS bigint[]), CAST(:key AS text),"
         " CAST(:caller_class AS text), CAST(:envelope AS bytea),"
         " CAST(:now AS double precision), CAST(:expires_at AS double precision))"
     )
@@ -170,7 +176,7 @@ def acquire_slot(
     # before the take, so the take counts without the slots given back), and the refusal's
     # statements each stand alone.
     with store.write(each_alone=True) as conn:
-        over = _give_back(conn, store.dialect, releases)
+        over = _give_back(conn, store.dialect, holder, releases)
         got = _take_or_refuse(conn, store.dialect, cache_key, take)
     _shrink_after(store, over)
     return got
@@ -224,24 +230,26 @@ def _take(
     return int(taken[0]) if taken is not None else None
 
 
-def release_slots(store: Store, releases: Sequence[Release]) -> None:
-    """Give the slots back, and cache what their fetches got: one transaction on SQLite, one
-    call an entry on PostgreSQL (a cache that went over its budget then evicts in a
+def release_slots(store: Store, holder: str, releases: Sequence[Release]) -> None:
+    """Give HOLDER's slots back, and cache what their fetches got: one transaction on SQLite,
+    one call an entry on PostgreSQL (a cache that went over its budget then evicts in a
     transaction of its own); a slot that already lapsed and was reaped is fine."""
     with store.write(each_alone=True) as conn:
-        over = _give_back(conn, store.dialect, releases)
+        over = _give_back(conn, store.dialect, holder, releases)
     _shrink_after(store, over)
 
 
-def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> CacheEntry | None:
-    """Delete the RELEASES' slots and cache their entries. On PostgreSQL that is one call (each
+def _give_back(
+    conn: Connection, dialect: str, holder: str, releases: Sequence[Release]
+) -> CacheEntry | None:
+    """Delete HOLDER's RELEASES' slots and cache their entries. On PostgreSQL that is one call (each
     committed alone) with the slots and the first entry, and one more for each other entry;
     returns the last entry whose put left the cache over its budget there, for
     `_shrink_after` to evict in a transaction of its own. On SQLite each put evicts in the
     same transaction."""
     if dialect != "postgresql":
         for release in releases:
-            _RELEASE.run(conn, {"slot": release.slot})
+            _RELEASE.run(conn, {"slot": release.slot, "holder": holder})
             if release.cache is not None:
                 put_entry(conn, dialect, release.cache)
         return None
@@ -253,7 +261,8 @@ def _give_back(conn: Connection, dialect: str, releases: Sequence[Release]) -> C
     slots = [release.slot for release in releases]
     over = None
     for entry in entries or [None]:
-        total = _PG_GIVE_BACK.first(conn, {"slots": slots, **_entry_params(entry)})[0]
+        params = {"holder": holder, "slots": slots, **_entry_params(entry)}
+        total = _PG_GIVE_BACK.first(conn, params)[0]
         if entry is not None and total > entry.max_bytes:
             over = entry
         slots = []  # the first call gave them back
@@ -289,18 +298,22 @@ def release_holders(store: Store, holders: Collection[str]) -> int:
         ).rowcount
 
 
-def renew_holder(
-    store: Store, holder: str, now: float, lease_until: float, skip: Collection[int] = ()
+def renew_slots(
+    store: Store, holder: str, slots: Collection[int], now: float, lease_until: float
 ) -> int:
-    """Extend the lease of every slot HOLDER has but those in SKIP; returns how many. A slot
-    whose lease lapsed before NOW stays lapsed: others may have taken its place."""
+    """Extend the lease of HOLDER's SLOTS; returns how many. Only the slots the holder knows it
+    holds: a row it gave back comes back if a database crash loses the give-back (on
+    PostgreSQL it commits without waiting for the disk), and must lapse. A slot whose lease
+    lapsed before NOW stays lapsed: others may have taken its place."""
+    if not slots:
+        return 0
     with store.write() as conn:
         return conn.execute(
             sa.update(gate_slot)
             .where(
                 gate_slot.c.holder == holder,
+                gate_slot.c.id.in_(list(slots)),
                 gate_slot.c.lease_until >= now,
-                gate_slot.c.id.not_in(list(skip)),
             )
             .values(lease_until=lease_until)
         ).rowcount

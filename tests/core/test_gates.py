@@ -180,14 +180,14 @@ def test_a_release_lost_to_an_outage_is_never_renewed_and_written_at_the_next_ch
 ) -> None:
     monkeypatch.setattr(gates_module, "RENEW_SECONDS", 0.05)
     gates = Gates(sqlite_store, ONE_PER_HOST, process_name())
-    skipped: list[frozenset[int]] = []
-    renew = gates_module.renew_holder
+    renewed: list[frozenset[int]] = []
+    renew = gates_module.renew_slots
 
-    def watched(store: Store, holder: str, now: float, until: float, skip: frozenset[int]) -> int:
-        skipped.append(skip)
-        return renew(store, holder, now, until, skip)
+    def watched(store: Store, holder: str, slots: frozenset[int], now: float, until: float) -> int:
+        renewed.append(slots)
+        return renew(store, holder, slots, now, until)
 
-    monkeypatch.setattr(gates_module, "renew_holder", watched)
+    monkeypatch.setattr(gates_module, "renew_slots", watched)
 
     async def main() -> None:
         held = await gates.acquire("example.com", "alice", batch=False)
@@ -200,10 +200,10 @@ def test_a_release_lost_to_an_outage_is_never_renewed_and_written_at_the_next_ch
             with anyio.fail_after(20):
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(gates.keep)
-                    while len(skipped) < 2:
+                    while len(renewed) < 2:
                         await anyio.sleep(0.01)
                     tg.cancel_scope.cancel()
-        assert all(skip == {lost} for skip in skipped)
+        assert all(slots == {held} for slots in renewed)
         await gates.flush()  # the store is back
         assert _slots(sqlite_store) == {held}
         gates.release(held)
