@@ -20,7 +20,9 @@ A crash may also hand out a slot id again; a release and a renewal name their ho
 as the id, so one process never frees or renews another's slot. Batch jobs, claims and results
 keep the server's setting.
 
-sift_give_back takes the holder now, for that; the functions are 0006's and 0007's otherwise.
+sift_give_back takes the holder now, for that; the functions are 0006's and 0007's otherwise,
+copied rather than imported from them: a migration is a snapshot, which a later edit of an
+earlier one must not change.
 """
 
 from __future__ import annotations
