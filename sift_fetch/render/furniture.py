@@ -14,7 +14,9 @@ and as boilerplate on others); the clients that show only the text (the MCP tool
 put the title above clean content, so they lose nothing. The related-links rule: article pages
 (84) precision 0.976 -> 0.978, recall unchanged; tuning corpus precision 0.930 -> 0.932, recall
 0.918 -> 0.917 (one "with" snippet cut, on a page whose snippets count its recommendations in),
-F1 0.924 -> 0.925.
+F1 0.924 -> 0.925. More related cues ("See also", "Auch interessant", "Vea también", ...) and a
+cue that names what follows up to a colon: tuning corpus precision 0.934 -> 0.937, recall 0.917
+unchanged; article pages unchanged (0.980).
 """
 
 from __future__ import annotations
@@ -82,14 +84,21 @@ _RELATED_CUE = (
     r"|editor['\u2019]?s['\u2019]? (?:recommendations|picks)"
     r"|recommended(?: for you| reading| stories)?"
     r"|you (?:may|might) (?:also )?(?:like|enjoy)|read (?:more|next|also)|also read|more from"
-    r"|check out"
+    r"|check out|see also"
     r"|more stories|more on this(?: story| topic)?|most (?:read|popular)|trending(?: now)?"
     r"|weitere artikel(?: zum thema)?|mehr zum thema|lesen sie auch|das könnte (?:sie|dich) auch"
     r" interessieren|schon gelesen|(?:à )?lire aussi|le puede interesar|lee también"
     r"|leia também|leggi anche"
+    r"|auch interessant|auch lesen|zum weiterlesen|weitere themen|mehr themen"
+    r"|(?:lea|vea) también|notas relacionadas"
 )
 _RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*:\s*\S", re.I)
 _RELATED_HEAD = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\W*$", re.I)
+# A cue that names what follows in a few words and a colon ("Lesen Sie auch die folgenden
+# Beiträge:", "Read also these stories:"). A heading that only starts like a cue, with no colon
+# ("Read more about soil"), is the article's own.
+_RELATED_TITLED = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\b.*:$", re.I)
+RELATED_TITLED_MAX_WORDS = 8
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 RELATED_MAX_WORDS = 25  # a "Related: ..." line, or an item of the list after a cue
 
@@ -149,7 +158,7 @@ def _without_related(blocks: list[str]) -> list[str]:
     kept: list[str] = []
     after_cue = False
     for block in blocks:
-        if _RELATED_HEAD.match(block):
+        if _related_cue(block):
             after_cue = True
             continue
         if after_cue and _short_links(block):
@@ -158,6 +167,13 @@ def _without_related(blocks: list[str]) -> list[str]:
         if not (word_count(block) <= RELATED_MAX_WORDS and _RELATED_LINE.match(block)):
             kept.append(block)
     return kept
+
+
+def _related_cue(block: str) -> bool:
+    """A cue alone ("Related", "See also"), or one that names what follows in a few words."""
+    if _RELATED_HEAD.match(block):
+        return True
+    return word_count(block) <= RELATED_TITLED_MAX_WORDS and bool(_RELATED_TITLED.match(block))
 
 
 def _short_links(block: str) -> bool:

@@ -99,3 +99,18 @@ def test_links_to_related_articles_go() -> None:
         "## Read more about soil",
         PROSE,
     ]
+
+
+def test_related_cues_in_other_words_go() -> None:
+    related = "- Ten peppers for a windowsill\n- Why my courgettes rot"
+    assert _trim(PROSE, "## See also", related, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Auch interessant:", related) == [PROSE]
+    assert _trim(PROSE, "VEA TAMBIÉN: Tomates en maceta", PROSE) == [PROSE, PROSE]
+    # A cue that names what follows, up to a colon, and the list after it.
+    assert _trim(PROSE, "Lesen Sie auch die folgenden Beiträge:", related, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Read also these stories from our garden desk:", related) == [PROSE]
+    # Without the colon, or past a few words, it is the article's own line.
+    heading = "## Read also what the seed packet says"
+    assert _trim(PROSE, heading, PROSE) == [PROSE, heading, PROSE]
+    long_cue = "See also the long list of varieties that grow well in a pot on a balcony:"
+    assert _trim(PROSE, long_cue, related) == [PROSE, long_cue, related]
