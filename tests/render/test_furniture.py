@@ -99,3 +99,38 @@ def test_links_to_related_articles_go() -> None:
         "## Read more about soil",
         PROSE,
     ]
+
+
+def test_related_cues_in_other_words_go() -> None:
+    related = "- Ten peppers for a windowsill\n- Why my courgettes rot"
+    assert _trim(PROSE, "## See also", related, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Auch interessant:", related) == [PROSE]
+    assert _trim(PROSE, "VEA TAMBIÉN: Tomates en maceta", PROSE) == [PROSE, PROSE]
+    # A cue that names what follows, up to a colon, and the list after it.
+    assert _trim(PROSE, "Lesen Sie auch die folgenden Beiträge:", related, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Read also these stories from our garden desk:", related) == [PROSE]
+    # Without the colon, or past a few words, it is the article's own line.
+    heading = "## Read also what the seed packet says"
+    assert _trim(PROSE, heading, PROSE) == [PROSE, heading, PROSE]
+    long_cue = "See also the long list of varieties that grow well in a pot on a balcony:"
+    assert _trim(PROSE, long_cue, related) == [PROSE, long_cue, related]
+
+
+def test_a_newsletter_prompt_in_the_body_goes() -> None:
+    prompt = "Get The Daily Gardener by email and never miss our top stories. Free Sign Up"
+    assert _trim(PROSE, prompt, PROSE, PROSE) == [PROSE, PROSE, PROSE]
+    subscribe = "WANT MORE RECIPES? Subscribe to our newsletter for all of the latest updates."
+    assert _trim(PROSE, subscribe, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "## The Gardener Newsletter", PROSE, PROSE) == [PROSE] * 3
+    # A sentence about a newsletter with no call to sign up, or a long paragraph, is article.
+    about = "The club's newsletter printed the first report of the blight in 1998."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
+    long = PROSE + " Readers who sign up for the newsletter get the planting calendar."
+    assert _trim(PROSE, long, PROSE) == [PROSE, long, PROSE]
+
+
+def test_a_newsletter_prompt_still_opens_the_end_matter() -> None:
+    # The prompt is found as end matter first, so the short lines after it go with it.
+    prompt = "Then sign up for our email newsletter to get the latest updates."
+    blocks = [PROSE, PROSE, "Curious about soil?", prompt, "Posted by Jane Doe"]
+    assert _trim(*blocks) == blocks[:3]

@@ -305,6 +305,43 @@ def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
         assert f"## {question}" in lines
 
 
+def _clean(page: str) -> str:
+    doc = make_doc(page, "text/html")
+    return render(doc, Target(doc.url), 10_000).content
+
+
+def test_clean_keeps_the_paragraph_after_a_blank_line_div() -> None:
+    # In precision mode trafilatura deleted an empty element with the text after it: Blogger's
+    # blank line (<div><br></div>) took the next paragraph.
+    first = "Python 3.6.0 is now available, with many new features and optimizations. " * 2
+    after = "Maintenance releases for the 3.6 series will follow at regular intervals."
+    page = f"""<html><head><title>Release</title></head><body><div class="post-body">
+    {first}<br /><br />
+    You can download Python 3.6.0 here. Most distributors should have packages soon.<br />
+    <div>
+    <br /></div>{after}<br />
+    <div>
+    <br /></div>
+    <div>We hope you enjoy Python 3.6.0!</div></div></body></html>"""
+    text = _clean(page)
+    assert after in text.split("\n\n") and "We hope you enjoy" in text
+
+
+def test_clean_keeps_a_paragraph_whole_past_an_empty_span() -> None:
+    # An empty <span> (a "more" marker) took the rest of its paragraph with it.
+    prose = "The exchange keeps most of its customers' coins in cold storage, offline. "
+    before = "Coinbase offers insurance on the dollar deposits its customers hold with it."
+    after = "Like a bank, the exchange insures deposits of up to 250,000 dollars."
+    icon = "Share this story"
+    page = f"""<html><head><title>Exchanges</title></head><body><article>
+    <p>{prose * 3}</p><p>{before}<span id="more-12"></span> {after}</p><p>{prose * 2}</p>
+    <div class="share"><span class="icon-share"></span>{icon}</div></article></body></html>"""
+    text = _clean(page)
+    assert f"{before} {after}" in text
+    # An empty icon outside a paragraph labels page furniture: its text still goes.
+    assert icon not in text
+
+
 def test_code_declared_as_plain_text_gets_a_bare_fence() -> None:
     intro = "The build prints the pinned versions of every dependency it installed. " * 4
     page = f"""<html><head><title>Pins</title></head><body><article><h1>Pinning</h1>
