@@ -168,14 +168,17 @@ def _disclosure(block: str) -> bool:
 
 
 def _signup(block: str) -> bool:
+    # Rare, and a case-insensitive search of every paragraph costs more than the rest of the
+    # trimming: a plain substring test first.
+    low = block.lower()
+    if "newsletter" not in low and "inbox" not in low and "mail" not in low:
+        return False
+    if not _SIGNUP_OBJECT.search(block):
+        return False
     words = word_count(block)
     if block.startswith("#") and words <= SIGNUP_HEADING_MAX_WORDS:
-        return bool(_SIGNUP_OBJECT.search(block))
-    return (
-        words <= SIGNUP_MAX_WORDS
-        and bool(_SIGNUP_OBJECT.search(block))
-        and bool(_SIGNUP_ACTION.search(block))
-    )
+        return True
+    return words <= SIGNUP_MAX_WORDS and bool(_SIGNUP_ACTION.search(block))
 
 
 def _caption(block: str) -> bool:
@@ -202,7 +205,11 @@ def _related_cue(block: str) -> bool:
     """A cue alone ("Related", "See also"), or one that names what follows in a few words."""
     if _RELATED_HEAD.match(block):
         return True
-    return word_count(block) <= RELATED_TITLED_MAX_WORDS and bool(_RELATED_TITLED.match(block))
+    return (
+        block.endswith(":")
+        and word_count(block) <= RELATED_TITLED_MAX_WORDS
+        and bool(_RELATED_TITLED.match(block))
+    )
 
 
 def _short_links(block: str) -> bool:
