@@ -1,6 +1,6 @@
 """Clean mode on article pages with full gold text, scored as held-out article benchmarks are.
 
-    .venv/bin/python bench/article_quality.py [--tune DIR] [--blocks] [--only NAME]
+    .venv/bin/python bench/article_quality.py [--tune DIR] [--blocks] [--only NAME] [--round N]
 
 Each page in bench/articles/ has the whole text of its article written out by hand
 (bench/articles/README.md says how); an extraction is scored by the overlap of word 4-grams
@@ -79,12 +79,15 @@ def lost_lines(text: str, reference: str) -> list[str]:
     return lost
 
 
-def load_pages(tune: Path) -> list[tuple[str, str, str, str]]:
-    """(name, url, html, gold) for every gold text whose page is here."""
+def load_pages(tune: Path, rounds: set[int] | None = None) -> list[tuple[str, str, str, str]]:
+    """(name, url, html, gold) for every gold text whose page is here (of those rounds only, if
+    given: a round's pages were drawn after the rules before it were chosen)."""
     index = json.loads((ARTICLES / "index.json").read_text())
     pages = []
     missing = 0
     for name, spec in sorted(index.items()):
+        if rounds and spec["round"] not in rounds:
+            continue
         if spec["source"] == "pages":
             html = (PAGES / spec["file"]).read_text("utf-8")
         elif (tune / "pages" / f"{spec['file']}.gz").exists():
@@ -154,8 +157,11 @@ def main() -> None:
     parser.add_argument("--tune", type=Path, default=ROOT.parent / "shared" / "extraction-tune")
     parser.add_argument("--blocks", action="store_true", help="list leaked and cut lines")
     parser.add_argument("--only", help="one extractor, by label")
+    parser.add_argument(
+        "--round", type=int, action="append", help="only the pages drawn in this round (1-4)"
+    )
     args = parser.parse_args()
-    pages = load_pages(args.tune)
+    pages = load_pages(args.tune, set(args.round) if args.round else None)
     print(f"{len(pages)} article pages with full gold text (bench/articles), word 4-grams")
     for label, extract in EXTRACTORS.items():
         if args.only in (None, label):
