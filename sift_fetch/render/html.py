@@ -29,6 +29,7 @@ from sift_fetch.errors import Unsupported
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.furniture import title_words, trim_furniture
 from sift_fetch.render.model import Body, Document, Heading
+from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, word_count
 from sift_fetch.render.title import head_title, title_text
@@ -390,6 +391,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     """
     _drop_anchor_icons(tree)
     _keep_tails_of_empty(tree)
+    join_split_body(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None
     drop_teasers(tree)

@@ -1,0 +1,59 @@
+"""Clean mode reads an article body cut into sibling containers (an ad between each two) whole."""
+
+from __future__ import annotations
+
+from sift_fetch.render import render
+from sift_fetch.target import Target
+from tests.render.conftest import ARTICLE_URL, make_doc
+
+PARTS = [
+    """<p>Researchers revealed an algorithm that learns, by trial and error, how to turn the
+    faces of a cube with a robot hand, and the feat drew attention across the field.</p>
+    <p>The effort may have consumed a great deal of electricity, one estimate says, about
+    what three nuclear plants produce in an hour of their running.</p>""",
+    """<p>The energy agency estimates that data centers account for about two percent of
+    total electricity usage, and that share keeps rising with every passing year.</p>
+    <p>Cloud providers have sought to offset their emissions with purchases of renewable
+    energy and with more efficient cooling in their largest buildings.</p>""",
+    """<p>Some researchers are not waiting for the industry to wake up, and have organized a
+    workshop on climate change at one of the field's biggest conferences.</p>""",
+]
+
+
+def _page(parts: list[str], body_class: str = "body body__container article__body") -> str:
+    sections = """
+      <div class="row full-bleed-ad"><div class="ad"><span class="ad-label">Advertisement</span>
+      </div></div>""".join(
+        f'<div class="grid"><div class="{body_class}">{part}</div>'
+        '<div class="rail"><div class="ad">Shop now</div></div></div>'
+        for part in parts
+    )
+    return f"""<!doctype html><html><head><title>AI and the planet</title></head><body>
+    <header><nav><a href="/">Home</a> <a href="/science">Science</a></nav></header>
+    <main><h1>AI and the planet</h1>{sections}</main>
+    <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
+
+
+def _clean(html: str) -> str:
+    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
+
+
+def test_every_part_of_a_split_body_is_kept_in_order() -> None:
+    content = _clean(_page(PARTS))
+    firsts = ["Researchers revealed", "The energy agency", "Cloud providers", "Some researchers"]
+    positions = [content.find(first) for first in firsts]
+    assert -1 not in positions, content
+    assert positions == sorted(positions)
+    assert "Advertisement" not in content
+    assert "Shop now" not in content
+
+
+def test_containers_of_another_class_are_not_joined() -> None:
+    html = _page(PARTS[:2]).replace(
+        "</main>",
+        '<div class="recirc article__body-promo"><p>Another story entirely, about the best '
+        "fitness trackers and running shoes of the year, picked by our gear team.</p></div></main>",
+    )
+    content = _clean(html)
+    assert "Cloud providers" in content
+    assert "fitness trackers" not in content
