@@ -74,13 +74,13 @@ def client(make_client: MakeClient) -> TestClient:
 
 
 @pytest.fixture
-def log_lines() -> Iterator[io.StringIO]:
+def log_lines() -> Iterator[io.BytesIO]:
     """Every log line of the test, as written (JSON, one a line)."""
-    stream = io.StringIO()
+    stream = io.BytesIO()
     configure_logging(stream=stream)
     yield stream
     configure_logging()
 
 
-def logged(stream: io.StringIO) -> list[dict[str, Any]]:
+def logged(stream: io.BytesIO) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]

@@ -11,12 +11,12 @@ from tests.support.config import TOKENS, auth
 from tests.support.site import LocalSite
 
 
-def requests_logged(stream: io.StringIO) -> list[dict]:
+def requests_logged(stream: io.BytesIO) -> list[dict]:
     return [line for line in logged(stream) if line["event"] == "http.request"]
 
 
 def test_one_line_per_request_with_outcome(
-    client: TestClient, site: LocalSite, log_lines: io.StringIO
+    client: TestClient, site: LocalSite, log_lines: io.BytesIO
 ) -> None:
     client.post("/v1/fetch", json={"url": site.url("/article")}, headers=auth("alice"))
     client.post("/v1/fetch", json={"url": site.url("/gone")}, headers=auth("alice"))
@@ -29,14 +29,14 @@ def test_one_line_per_request_with_outcome(
 
 
 def test_restricted_caller_leaves_no_host_reason_or_name(
-    client: TestClient, site: LocalSite, log_lines: io.StringIO
+    client: TestClient, site: LocalSite, log_lines: io.BytesIO
 ) -> None:
     client.post("/v1/fetch", json={"url": site.url("/article")}, headers=auth("spook"))
     client.post("/v1/fetch", json={"url": site.url("/gone")}, headers=auth("spook"))
     client.post("/v1/fetch", json={"url": "http://10.1.2.3/x"}, headers=auth("spook"))
     lines = requests_logged(log_lines)
     assert [line["outcome"] for line in lines] == ["ok", "upstream_4xx", "blocked"]
-    raw = log_lines.getvalue()
+    raw = log_lines.getvalue().decode()
     for line in lines:
         assert line["caller_class"] == "restricted"
         assert not {"host", "error", "caller", "url"} & set(line)
@@ -45,7 +45,7 @@ def test_restricted_caller_leaves_no_host_reason_or_name(
 
 
 def test_tokens_never_reach_the_log(
-    client: TestClient, site: LocalSite, log_lines: io.StringIO
+    client: TestClient, site: LocalSite, log_lines: io.BytesIO
 ) -> None:
     client.post("/v1/fetch", json={"url": site.url("/article")}, headers=auth("alice"))
     client.post(
@@ -53,7 +53,7 @@ def test_tokens_never_reach_the_log(
         json={"url": site.url("/article")},
         headers={"Authorization": "Bearer leaked-guess"},
     )
-    raw = log_lines.getvalue()
+    raw = log_lines.getvalue().decode()
     assert requests_logged(log_lines)[1]["status"] == 401
     for token in (*TOKENS.values(), "leaked-guess"):
         assert token not in raw

@@ -83,7 +83,7 @@ def assert_unhealthy(client: TestClient, *, read: str, write: str) -> None:
     assert body["hint"] == "retry" and int(health.headers["retry-after"]) >= 1
 
 
-def events(log_lines: io.StringIO, name: str) -> list[dict[str, Any]]:
+def events(log_lines: io.BytesIO, name: str) -> list[dict[str, Any]]:
     lines = logged(log_lines)
     # No traceback anywhere: structlog would have rendered one as `exception`.
     assert not [line for line in lines if "exception" in line]
@@ -91,7 +91,7 @@ def events(log_lines: io.StringIO, name: str) -> list[dict[str, Any]]:
 
 
 def test_postgresql_out_of_reach_every_route_is_503_then_back(
-    make_client: MakeClient, site: LocalSite, pg_url: str, log_lines: io.StringIO
+    make_client: MakeClient, site: LocalSite, pg_url: str, log_lines: io.BytesIO
 ) -> None:
     proxy = TcpProxy(5432)
     try:
@@ -137,7 +137,7 @@ def assert_writes_refused_reads_answer(
 
 
 def test_sqlite_locked_writes_are_503_and_finished_results_still_read(
-    make_client: MakeClient, site: LocalSite, log_lines: io.StringIO
+    make_client: MakeClient, site: LocalSite, log_lines: io.BytesIO
 ) -> None:
     client = make_client()
     job = finished_job(client, site)
@@ -164,7 +164,7 @@ def test_sqlite_full_submit_is_503_and_reads_answer(
 
 
 def test_postgresql_read_only_writes_are_503_and_finished_results_still_read(
-    make_client: MakeClient, site: LocalSite, pg_url: str, log_lines: io.StringIO
+    make_client: MakeClient, site: LocalSite, pg_url: str, log_lines: io.BytesIO
 ) -> None:
     client = make_client(store={"url": pg_url})
     job = finished_job(client, site)
@@ -176,7 +176,7 @@ def test_postgresql_read_only_writes_are_503_and_finished_results_still_read(
 
 
 def test_a_really_full_disk_is_unhealthy_and_finished_results_still_read(
-    make_client: MakeClient, site: LocalSite, tmp_path: Path, log_lines: io.StringIO
+    make_client: MakeClient, site: LocalSite, tmp_path: Path, log_lines: io.BytesIO
 ) -> None:
     with small_disk(tmp_path / "disk") as disk:
         client = make_client(store={"url": f"sqlite:///{disk / 'sift.db'}"})
@@ -196,7 +196,7 @@ def test_a_really_full_disk_is_unhealthy_and_finished_results_still_read(
 
 
 def test_any_other_store_error_is_a_500_envelope_not_an_outage(
-    make_client: MakeClient, site: LocalSite, log_lines: io.StringIO
+    make_client: MakeClient, site: LocalSite, log_lines: io.BytesIO
 ) -> None:
     client = make_client()
     job = finished_job(client, site)

@@ -248,7 +248,7 @@ def test_wait_on_an_unfinished_job_answers_with_its_status(
 
 
 def test_batch_log_lines_carry_no_url_or_host(client: TestClient, site: LocalSite) -> None:
-    stream = io.StringIO()
+    stream = io.BytesIO()
     configure_logging(stream=stream)
     try:
         submit(client, [{"url": "http://10.0.0.1/secret-path"}])
@@ -260,7 +260,7 @@ def test_batch_log_lines_carry_no_url_or_host(client: TestClient, site: LocalSit
     lines = [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
     batch_lines = [line for line in lines if str(line.get("route", "")).startswith("/v1/batch")]
     assert len(batch_lines) == 4
-    text = stream.getvalue()
+    text = stream.getvalue().decode()
     assert "10.0.0.1" not in text and "secret" not in text and "127.0.0.1" not in text
     assert {line["route"] for line in batch_lines} == {"/v1/batch", "/v1/batch/{job_id}"}
     assert batch_lines[0]["status"] == 422 and batch_lines[1]["outcome"] == "created"
