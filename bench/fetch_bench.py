@@ -88,12 +88,12 @@ allow_ports = [{site_port}]
     return config
 
 
-def start(command: list[str], ready: str) -> subprocess.Popen[bytes]:
+def start(command: list[str], ready: str, cwd: Path = BENCH.parent) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, *command],
         stderr=subprocess.DEVNULL,
         env={**os.environ, "SIFT_CONFIG": ""},
-        cwd=BENCH.parent,
+        cwd=cwd,
     )
     for _ in range(600):
         try:
