@@ -66,7 +66,7 @@ def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_log_lines_follow_v1s_rules(make_client: MakeClient, site: LocalSite) -> None:
-    stream = io.StringIO()
+    stream = io.BytesIO()
     configure_logging(stream=stream)
     try:
         client = make_client(mcp={"allowed_hosts": ["testserver"]})
