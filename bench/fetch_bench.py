@@ -11,7 +11,11 @@ the median of the rounds (the issue's goals: raw uncached >= 0.8, cached >= 0.95
 uncached >= 0.9).
 
     .venv/bin/python bench/fetch_bench.py [--requests 300] [--rounds 3] [--concurrency 1,8]
-        [--modes raw,clean] [--store postgresql://postgres@127.0.0.1:5432/test]
+        [--modes raw,clean] [--store postgresql://postgres@127.0.0.1:5432/test] [--think MS]
+
+`p50 share` is the comparator's median latency over this case's. With `--think MS` each client
+pauses between its requests, as an agent does: work a server does after its answer then no
+longer meets the next request, and the latency share is what a caller feels.
 """
 
 from __future__ import annotations
@@ -150,7 +154,9 @@ def local_origin(tmp: Path) -> Iterator[Origin]:
         proc.wait(timeout=30)
 
 
-async def run(urls: list[str], concurrency: int, send: Send) -> tuple[float, float]:
+async def run(
+    urls: list[str], concurrency: int, send: Send, think: float = 0.0
+) -> tuple[float, float]:
     latencies: list[float] = []
     queue = list(urls)
 
@@ -160,6 +166,8 @@ async def run(urls: list[str], concurrency: int, send: Send) -> tuple[float, flo
             t = time.perf_counter()
             await send(url)
             latencies.append(time.perf_counter() - t)
+            if think:
+                await asyncio.sleep(think)
 
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
@@ -225,7 +233,10 @@ async def bench(
 
         cases = [(label, c) for label, c in CASES if _mode(label) in (None, *args.modes)]
         print(f"{len(pages)} page(s), {args.requests} requests a round, {args.rounds} rounds")
-        print(f"{'case':<22}{'conc':>5}{'req/s':>9}{'p50 ms':>9}{'cpu ms':>9}{'share':>8}")
+        print(
+            f"{'case':<22}{'conc':>5}{'req/s':>9}{'p50 ms':>9}{'cpu ms':>9}{'share':>8}"
+            f"{'p50 share':>11}"
+        )
         for conc in args.concurrency:
             figures: dict[str, list[tuple[float, float]]] = defaultdict(list)
             cpu: dict[str, list[float]] = defaultdict(list)
@@ -242,7 +253,7 @@ async def bench(
                     # CPU per request of the server that answers (its render pool included).
                     server = pids[label.split()[0]]
                     before = cpu_seconds(server)
-                    figures[label].append(await run(use, conc, sends[label]))
+                    figures[label].append(await run(use, conc, sends[label], args.think / 1000))
                     cpu[label].append((cpu_seconds(server) - before) / len(use) * 1000)
             rps = {label: statistics.median(r for r, _ in runs) for label, runs in figures.items()}
             for label, comparator in cases:
@@ -251,9 +262,20 @@ async def bench(
                 # Within a round, then the median of rounds: the machine's speed drifts over
                 # seconds, and a case is only ever compared with its neighbour in time.
                 theirs = figures[comparator or label]
-                shares = [a / b for (a, _), (b, _) in zip(figures[label], theirs, strict=True)]
-                share = f"{statistics.median(shares):.2f}" if comparator else ""
-                print(f"{label:<22}{conc:>5}{rps[label]:>9.0f}{p50:>9.1f}{ms:>9.2f}{share:>8}")
+                pairs = list(zip(figures[label], theirs, strict=True))
+                shares = [a / b for (a, _), (b, _) in pairs]
+                # Latency as a share too (the comparator's p50 over this case's): with --think,
+                # the throughput share is mostly the pause, and this is what a caller feels.
+                p50_shares = [b / a for (_, a), (_, b) in pairs]
+                share, p50_share = (
+                    (f"{statistics.median(shares):.2f}", f"{statistics.median(p50_shares):.2f}")
+                    if comparator
+                    else ("", "")
+                )
+                print(
+                    f"{label:<22}{conc:>5}{rps[label]:>9.0f}{p50:>9.1f}{ms:>9.2f}{share:>8}"
+                    f"{p50_share:>11}"
+                )
 
 
 def main() -> None:
@@ -261,6 +283,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="ms each client waits between its requests, as an agent does (default: none)",
+    )
     parser.add_argument(
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 8]
     )
