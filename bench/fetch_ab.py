@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -26,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from fetch_bench import TOKEN, cpu_seconds, free_port, local_origin, sift_config, start
+from fetch_bench import TOKEN, cpu_seconds, free_port, local_origin, sift_config, start, stop
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 
@@ -119,10 +118,7 @@ def main() -> None:
                 servers[side] = (procs[-1].pid, api)
             asyncio.run(compare(args, origin.url, origin.pages, servers))
         finally:
-            for proc in procs:
-                proc.send_signal(signal.SIGTERM)
-            for proc in procs:
-                proc.wait(timeout=30)
+            stop(procs)
 
 
 if __name__ == "__main__":

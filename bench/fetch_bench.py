@@ -109,6 +109,14 @@ def start(command: list[str], ready: str, cwd: Path = BENCH.parent) -> subproces
     raise SystemExit(f"{' '.join(command)} did not start")
 
 
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to every process, then wait for each: they stop side by side."""
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        proc.wait(timeout=30)
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU time of PID and every process under it (its render pool), from /proc."""
     children: dict[int, list[int]] = defaultdict(list)
@@ -313,10 +321,7 @@ def main() -> None:
             pids = {"origin": origin.pid, "sift": procs[0].pid, "bare": procs[1].pid}
             asyncio.run(bench(args, urls, pids, origin.pages))
         finally:
-            for proc in procs:
-                proc.send_signal(signal.SIGTERM)
-            for proc in procs:
-                proc.wait(timeout=30)
+            stop(procs)
 
 
 if __name__ == "__main__":
