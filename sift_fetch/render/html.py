@@ -35,6 +35,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.furniture import title_words, trim_furniture
+from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
@@ -417,6 +418,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
     if not thorough:
         return _extract(tree, url, fast=True) or None
     drop_teasers(tree)
+    drop_link_lists(tree, url)
     precise = _extract(tree, url)
     if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
