@@ -64,10 +64,13 @@ _BYLINE = re.compile(
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
 
-# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...").
+# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
+# "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 _CAPTION = re.compile(
-    r"[(\[]?(?:header image|image|photo|photograph|picture|video|gallery|credit|illustration"
-    r"|foto|bild)s?(?: source| credit)?\s*:",
+    r"[(\[]?(?:(?:header image|image|photo|photograph|picture|video|gallery|credit|illustration"
+    r"|foto|bild)s?(?: source| credit)?\s*:"
+    r"|(?:figure|fig\.|abbildung|abb\.|figura|grafik)\s*\d+[a-z]?\s*[:.]\s"
+    r"|(?:featured |header |lead |top |cover )?(?:image|photo|picture|illustration) (?:by|via)\s)",
     re.I,
 )
 CAPTION_MAX_WORDS = 40

@@ -29,6 +29,15 @@ def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo source: Jane Doe from Pexels.", PROSE) == [PROSE, PROSE]
 
 
+def test_a_numbered_figures_caption_and_an_image_credit_go() -> None:
+    assert _trim(PROSE, "Figure 1: Yield per plant by variety.", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Fig. 2. Roots after six weeks", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Featured image by Jane Doe/Example News.", PROSE) == [PROSE, PROSE]
+    # A sentence about a figure is the article's.
+    about = "Figure 1 shows that the cherry varieties cropped first."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
+
+
 def test_an_affiliate_disclosure_goes() -> None:
     disclosure = "This post contains affiliate links: we may earn a commission at no cost to you."
     assert _trim(disclosure, PROSE, PROSE) == [PROSE, PROSE]
