@@ -37,6 +37,7 @@ from sift_fetch.render.context import html_meta
 from sift_fetch.render.furniture import title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.model import Body, Document, Heading
+from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, word_count
@@ -402,7 +403,9 @@ def _bare_break(el: HtmlElement) -> bool:
     return el.tag == "br" and not (el.tail or "").strip()
 
 
-def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str | None:
+def clean_markdown(
+    tree: HtmlElement, url: str, *, thorough: bool = True, html: str = ""
+) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
@@ -419,6 +422,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, thorough: bool = True) -> str
         return _extract(tree, url, fast=True) or None
     drop_teasers(tree)
     drop_link_lists(tree, url)
+    drop_nutrition(tree, html)
     precise = _extract(tree, url)
     if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
@@ -446,7 +450,8 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
     meta = html_meta(tree, doc.url) if context else {}
     elements = element_count(tree) if mode == "clean" else 0
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
-        markdown = clean_markdown(tree, doc.url, thorough=elements <= THOROUGH_MAX_ELEMENTS)
+        thorough = elements <= THOROUGH_MAX_ELEMENTS
+        markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
         if markdown:
             markdown = trim_furniture(markdown, page_titles(tree, title))
             headings = markdown_headings(markdown)
