@@ -1,12 +1,13 @@
-"""Lists whose every item is mostly a link to another page of the site, taken out of the tree
+"""Lists whose every item is largely a link to another page of the site, taken out of the tree
 before extraction.
 
-A list of two or more items, each mostly the text of links to other pages of the same site, is a
-list of that site's other pages: "More Great WIRED Stories", a tutorial's "other tutorials",
-the in-body "A SIMPLE GUIDE: How do I protect myself?" links of a news story, an author box's
-latest posts. trafilatura kept such lists when they sat in the article's container. A list
-whose items say more than their links, links within the page (a table of contents), or links
-to other sites (sources, a deals post's offers, a link roundup) stays, as does a long list.
+A list of two or more items, each a third or more the text of links to other pages of the same
+site, is a list of that site's other pages: "More Great WIRED Stories", a tutorial's "other
+tutorials", the in-body "A SIMPLE GUIDE: How do I protect myself?" links of a news story, an
+author box's latest posts. trafilatura kept such lists when they sat in the article's
+container. A list whose items say more than their links, links within the page (a table of
+contents), or links to other sites (sources, a deals post's offers, a link roundup) stays, as
+does a long list.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from sift_fetch.render.text import word_count
 # A link roundup or a deals post is a long list of links, and is the article.
 MAX_ITEMS = 10
 # Share of an item's words that are link text: "A SIMPLE GUIDE: [How do I protect myself?]",
-# "Chris Evans [goes to Washington]" are links with a label.
-LINK_SHARE = 0.5
+# "What Atlanta can teach tech about [cultivating black talent]" are links with a label or a
+# lead-in; "[Brandywine], a large pink beefsteak that splits in rain" says more than its link.
+LINK_SHARE = 0.3
 # Where a host's second-to-last label is a suffix of its country's (co.uk, com.au, or.jp).
 _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gov", "ac", "edu", "or", "ne", "go"})
 # Lists of two to MAX_ITEMS items, nothing but items, each holding a link, outside the page's
@@ -36,7 +38,7 @@ _CANDIDATES = etree.XPath(
 
 
 def drop_link_lists(tree: HtmlElement, url: str) -> None:
-    """Take out every list whose items are all mostly links to other pages of URL's site."""
+    """Take out every list whose items are all largely links to other pages of URL's site."""
     lists = [found for found in _CANDIDATES(tree) if len(found) <= MAX_ITEMS]
     if not lists:
         return

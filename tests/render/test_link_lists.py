@@ -35,11 +35,13 @@ def test_a_list_of_links_to_the_sites_other_pages_is_left_out() -> None:
     <li>Peppers: <a href="/guides/peppers">how to grow sweet peppers in pots</a></li>
     <li><a href="https://www.example.com/guides/basil">Basil that lasts all summer long</a></li>
     <li><a href="https://garden.example.com/guides/compost">A compost heap in a weekend</a></li>
+    <li>What a small plot teaches about <a href="/guides/rotation">rotating your crops</a></li>
     </ul>"""
     content = _clean(_page(more))
     assert "sweet peppers" not in content
     assert "Basil that lasts" not in content
     assert "compost heap" not in content
+    assert "rotating your crops" not in content
     assert "six to eight hours" in content
     assert "Pick the fruits" in content
 
