@@ -33,6 +33,7 @@ from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
+from sift_fetch.render.after_body import drop_after_body
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.furniture import title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
@@ -298,6 +299,7 @@ def extract_blocks(tree: HtmlElement, url: str, **options: Any) -> list[tuple[st
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return []
+    drop_after_body(document.body, tree)
     return body_blocks(document.body)
 
 
