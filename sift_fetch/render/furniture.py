@@ -83,6 +83,16 @@ _DISCLOSURE = re.compile(
 )
 DISCLOSURE_MAX_WORDS = 60
 
+# Anywhere: a cookie-consent notice, a video's placeholder until its cookies are accepted ("Please
+# accept YouTube cookies to play this video", "Wir verwenden Cookies ... Alle zulassen"): a short
+# block about cookies with a call to accept them, addressed to the reader. A news story's
+# sentence about cookie banners ("sites must let users refuse cookies") addresses no one.
+_CONSENT_ACTION = re.compile(
+    r"\b(?:accept|allow|agree|consent)|akzeptier|zustimm|einwillig|zulassen", re.I
+)
+_ADDRESSED = re.compile(r"\b(?:you|your|we|our|please|wir|du|dein|ihr)\b", re.I)
+CONSENT_MAX_WORDS = 60
+
 # Anywhere: a newsletter prompt ("Sign up for our daily newsletter", "Get our top stories by email.
 # Sign up"): a call to act and what it brings, in a short block; or a short heading that names a
 # newsletter. The end-matter rule takes those at the end; these sit in the body, between
@@ -131,6 +141,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
         if not (i < LEAD_BLOCKS and i < len(blocks) - 1 and _lead_furniture(block, titles))
     ]
     blocks = [block for block in blocks if not (_caption(block) or _disclosure(block))] or blocks
+    blocks = [block for block in blocks if not _consent(block)] or blocks
     blocks = _without_related(blocks) or blocks
     # Newsletter prompts go after the end matter is found: one there is among its cues.
     blocks = blocks[: _end_matter_start(blocks)]
@@ -164,6 +175,13 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
+
+
+def _consent(block: str) -> bool:
+    # Rare, and most blocks never say "cookie": a substring test first.
+    if "ookie" not in block or word_count(block) > CONSENT_MAX_WORDS:
+        return False
+    return bool(_CONSENT_ACTION.search(block)) and bool(_ADDRESSED.search(block))
 
 
 def _disclosure(block: str) -> bool:

@@ -143,3 +143,13 @@ def test_a_newsletter_prompt_still_opens_the_end_matter() -> None:
     prompt = "Then sign up for our email newsletter to get the latest updates."
     blocks = [PROSE, PROSE, "Curious about soil?", prompt, "Posted by Jane Doe"]
     assert _trim(*blocks) == blocks[:3]
+
+
+def test_a_cookie_consent_notice_goes_and_a_sentence_about_cookies_stays() -> None:
+    notice = "Please accept YouTube cookies to play this video. By accepting you will be "
+    notice += "accessing content from YouTube, a service provided by an external third party."
+    assert _trim(PROSE, notice, PROSE) == [PROSE, PROSE]
+    german = 'Wir verwenden Cookies. Über den Button "Alle zulassen" stimmst Du der Verwendung zu.'
+    assert _trim(PROSE, german, PROSE) == [PROSE, PROSE]
+    news = "The regulator said sites must let users refuse cookies as easily as accept them."
+    assert _trim(PROSE, news, PROSE) == [PROSE, news, PROSE]
