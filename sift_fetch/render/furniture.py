@@ -63,6 +63,11 @@ _BYLINE = re.compile(
     r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by):?\s", re.I
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
+# Anywhere: a byline that names its author ("By Nada Tawfik, BBC News, New York", "Von Georg
+# Kasch"), a short line without a full stop; "By the end of May" names no one.
+_NAMED_BYLINE = re.compile(
+    r"(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or)\s+[A-Z][\w'\u2019.-]*\s+[A-Z][\w'\u2019-]*(?:,|\s*$)"
+)
 
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
 # "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
@@ -142,6 +147,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     ]
     blocks = [block for block in blocks if not (_caption(block) or _disclosure(block))] or blocks
     blocks = [block for block in blocks if not _consent(block)] or blocks
+    blocks = [block for block in blocks if not _named_byline(block)] or blocks
     blocks = _without_related(blocks) or blocks
     # Newsletter prompts go after the end matter is found: one there is among its cues.
     blocks = blocks[: _end_matter_start(blocks)]
@@ -175,6 +181,14 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
+
+
+def _named_byline(block: str) -> bool:
+    return (
+        word_count(block) <= LEAD_MAX_WORDS
+        and not block.rstrip().endswith(".")
+        and bool(_NAMED_BYLINE.match(block))
+    )
 
 
 def _consent(block: str) -> bool:

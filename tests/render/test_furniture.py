@@ -153,3 +153,11 @@ def test_a_cookie_consent_notice_goes_and_a_sentence_about_cookies_stays() -> No
     assert _trim(PROSE, german, PROSE) == [PROSE, PROSE]
     news = "The regulator said sites must let users refuse cookies as easily as accept them."
     assert _trim(PROSE, news, PROSE) == [PROSE, news, PROSE]
+
+
+def test_a_byline_that_names_its_author_goes_wherever_it_sits() -> None:
+    byline = "By Nada Tawfik, BBC News, New York"
+    assert _trim(PROSE, PROSE, PROSE, byline, PROSE) == [PROSE] * 4
+    assert _trim(PROSE, PROSE, PROSE, "Von Georg Kasch", PROSE) == [PROSE] * 4
+    # Past the first blocks, a short line that starts with "By" and names no one stays.
+    assert _trim(PROSE, PROSE, PROSE, "By the end of May", PROSE)[3] == "By the end of May"
