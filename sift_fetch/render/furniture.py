@@ -72,8 +72,10 @@ _NAMED_BYLINE = re.compile(
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
 # "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 _CAPTION = re.compile(
-    r"[(\[]?(?:(?:header image|image|photo|photograph|picture|video|gallery|credit|illustration"
-    r"|foto|bild)s?(?: source| credit)?\s*:"
+    r"[(\[]?(?:(?:(?:featured|header|lead|top|cover|main) )?(?:image|photo|photograph|picture"
+    r"|video|gallery|credit|illustration|foto|(?:titel|beitrags|vorschau)?bild)s?"
+    r"(?: source| credits?|quelle|nachweis| illustrative)?\s*:"
+    r"|crédits? photos?\s*:"
     r"|(?:figure|fig\.|abbildung|abb\.|figura|grafik)\s*\d+[a-z]?\s*[:.]\s"
     r"|(?:featured |header |lead |top |cover )?(?:image|photo|picture|illustration) (?:by|via)\s)",
     re.I,

@@ -33,6 +33,10 @@ def test_a_numbered_figures_caption_and_an_image_credit_go() -> None:
     assert _trim(PROSE, "Figure 1: Yield per plant by variety.", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Fig. 2. Roots after six weeks", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Featured image by Jane Doe/Example News.", PROSE) == [PROSE, PROSE]
+    for credit in ["Featured image: Jane Doe via Unsplash", "Titelbild: Flickr, CC BY 2.0"]:
+        assert _trim(PROSE, credit, PROSE) == [PROSE, PROSE]
+    for credit in ["Bildquelle: Peter Ferstl", "Crédits photos : Bestimage"]:
+        assert _trim(PROSE, credit, PROSE) == [PROSE, PROSE]
     # A sentence about a figure is the article's.
     about = "Figure 1 shows that the cherry varieties cropped first."
     assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
