@@ -127,7 +127,7 @@ _RELATED_CUE = (
     r"|auch interessant|auch lesen|zum weiterlesen|weitere themen|mehr themen"
     r"|(?:lea|vea) también|notas relacionadas"
 )
-_RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*:\s*\S", re.I)
+_RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*[:»]\s*\S", re.I)
 _RELATED_HEAD = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\W*$", re.I)
 # A cue that names what follows in a few words and a colon ("Lesen Sie auch die folgenden
 # Beiträge:", "Read also these stories:"). A heading that only starts like a cue, with no colon

@@ -101,6 +101,7 @@ def test_links_to_related_articles_go() -> None:
     assert _trim(PROSE, "Read more: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Lesen Sie auch: Tomaten im Topf", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Check out: 12 tips on watering", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "À lire aussi » Tomates en pot", PROSE) == [PROSE, PROSE]
     # A list that is not after a cue, a long item, or prose after the cue, stays.
     assert _trim(PROSE, related, PROSE) == [PROSE, related, PROSE]
     long_item = "- " + PROSE
