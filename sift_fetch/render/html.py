@@ -147,6 +147,11 @@ _PARSER.set_element_class_lookup(
 )
 # lxml refuses str input that declares its own encoding; the text is decoded already.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+# A script tag written self-closed (`<script src="x.js"/>`, as in XHTML) opens a script in HTML:
+# browsers read what follows, up to `</script>`, as code. libxml2 closes it on the spot, so a
+# recipe site's inline JavaScript came out as a paragraph of clean text. Rewritten as an
+# opening tag before parsing (0.03-0.06 ms on the saved pages; 3 of the 949 tuning pages have one).
+_SELF_CLOSED_SCRIPT = re.compile(r"(<script\b[^>]*?)\s*/>", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _BLANK_LINE = re.compile(r"\n\s*\n")
@@ -171,7 +176,8 @@ _SOCIAL_TITLES = "//meta[@property='og:title' or @name='twitter:title']/@content
 def parse(text: str) -> HtmlElement:
     """Any HTML, fragments included, as a document tree (html/body are added when missing)."""
     try:
-        return document_fromstring(_XML_DECLARATION.sub("", text, count=1), parser=_PARSER)
+        text = _SELF_CLOSED_SCRIPT.sub(r"\1>", _XML_DECLARATION.sub("", text, count=1))
+        return document_fromstring(text, parser=_PARSER)
     except (etree.ParserError, ValueError):
         raise Unsupported("not a readable HTML document", hint="browser") from None
 
