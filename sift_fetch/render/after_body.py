@@ -8,13 +8,14 @@ panel. Inside the container the article's paragraphs still sit together in one e
 their own (`div.article-body-content`), and what follows them sits outside it.
 
 So: the article's body is the nearest element above the last long paragraph (LONG_WORDS words
-or more) that holds BODY_SHARE of the long paragraphs' words. After that paragraph, from the
-first block whose source lies outside the body, every block goes: the source is in document
-order, so nothing after that block is in the body either. Blocks are found in the source by
-their line (lxml keeps each element's `sourceline`, and trafilatura's result keeps it for the
-elements it reuses) and their text; a block that cannot be found is neither evidence nor
-exception. Guards: the body needs MIN_LONG long paragraphs, and what would go may not outweigh
-what stays (a recipe's steps after its introduction, a gift guide's items after its lead).
+or more) that holds BODY_SHARE of the words of the last LONGS_READ long paragraphs. After that
+paragraph, from the first block whose source lies outside the body, every block goes: the
+source is in document order, so nothing after that block is in the body either. Blocks are
+found in the source by their line (lxml keeps each element's `sourceline`, and trafilatura's
+result keeps it for the elements it reuses) and their text; a block that cannot be found is
+neither evidence nor exception. Guards: the body needs MIN_LONG long paragraphs, and what
+would go may not outweigh what stays (a recipe's steps after its introduction, a gift guide's
+items after its lead).
 """
 
 from __future__ import annotations

@@ -421,7 +421,8 @@ def clean_markdown(
     opinion, and readability the referee: of the two, the one closer to readability's main
     content wins. A balanced extraction alone, taken whenever it found much more, also took a
     paywalled teaser's page furniture for the article. Not `thorough` (a very large page): one
-    extraction, without trafilatura's fallbacks.
+    extraction, without trafilatura's fallbacks. HTML is the page's source, searched first by
+    rules whose mark is rare (nutrition facts), so that their XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
     _keep_tails_of_empty(tree)
