@@ -63,11 +63,21 @@ _BYLINE = re.compile(
     r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by):?\s", re.I
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
+# Anywhere: a byline that names its author ("By Nada Tawfik, BBC News, New York", "Von Georg
+# Kasch"), a short line without a full stop; "By the end of May" names no one.
+_NAMED_BYLINE = re.compile(
+    r"(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or)\s+[A-Z][\w'\u2019.-]*\s+[A-Z][\w'\u2019-]*(?:,|\s*$)"
+)
 
-# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...").
+# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
+# "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 _CAPTION = re.compile(
-    r"[(\[]?(?:header image|image|photo|photograph|picture|video|gallery|credit|illustration"
-    r"|foto|bild)s?(?: source| credit)?\s*:",
+    r"[(\[]?(?:(?:(?:featured|header|lead|top|cover|main) )?(?:image|photo|photograph|picture"
+    r"|video|gallery|credit|illustration|foto|(?:titel|beitrags|vorschau)?bild)s?"
+    r"(?: source| credits?|quelle|nachweis| illustrative)?\s*:"
+    r"|crédits? photos?\s*:"
+    r"|(?:figure|fig\.|abbildung|abb\.|figura|grafik)\s*\d+[a-z]?\s*[:.]\s"
+    r"|(?:featured |header |lead |top |cover )?(?:image|photo|picture|illustration) (?:by|via)\s)",
     re.I,
 )
 CAPTION_MAX_WORDS = 40
@@ -79,6 +89,16 @@ _DISCLOSURE = re.compile(
     re.I,
 )
 DISCLOSURE_MAX_WORDS = 60
+
+# Anywhere: a cookie-consent notice, a video's placeholder until its cookies are accepted ("Please
+# accept YouTube cookies to play this video", "Wir verwenden Cookies ... Alle zulassen"): a short
+# block about cookies with a call to accept them, addressed to the reader. A news story's
+# sentence about cookie banners ("sites must let users refuse cookies") addresses no one.
+_CONSENT_ACTION = re.compile(
+    r"\b(?:accept|allow|agree|consent)|akzeptier|zustimm|einwillig|zulassen", re.I
+)
+_ADDRESSED = re.compile(r"\b(?:you|your|we|our|please|wir|du|dein|ihr)\b", re.I)
+CONSENT_MAX_WORDS = 60
 
 # Anywhere: a newsletter prompt ("Sign up for our daily newsletter", "Get our top stories by email.
 # Sign up"): a call to act and what it brings, in a short block; or a short heading that names a
@@ -107,7 +127,7 @@ _RELATED_CUE = (
     r"|auch interessant|auch lesen|zum weiterlesen|weitere themen|mehr themen"
     r"|(?:lea|vea) también|notas relacionadas"
 )
-_RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*:\s*\S", re.I)
+_RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*[:»]\s*\S", re.I)
 _RELATED_HEAD = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\W*$", re.I)
 # A cue that names what follows in a few words and a colon ("Lesen Sie auch die folgenden
 # Beiträge:", "Read also these stories:"). A heading that only starts like a cue, with no colon
@@ -128,6 +148,8 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
         if not (i < LEAD_BLOCKS and i < len(blocks) - 1 and _lead_furniture(block, titles))
     ]
     blocks = [block for block in blocks if not (_caption(block) or _disclosure(block))] or blocks
+    blocks = [block for block in blocks if not _consent(block)] or blocks
+    blocks = [block for block in blocks if not _named_byline(block)] or blocks
     blocks = _without_related(blocks) or blocks
     # Newsletter prompts go after the end matter is found: one there is among its cues.
     blocks = blocks[: _end_matter_start(blocks)]
@@ -161,6 +183,21 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
+
+
+def _named_byline(block: str) -> bool:
+    return (
+        word_count(block) <= LEAD_MAX_WORDS
+        and not block.rstrip().endswith(".")
+        and bool(_NAMED_BYLINE.match(block))
+    )
+
+
+def _consent(block: str) -> bool:
+    # Rare, and most blocks never say "cookie": a substring test first.
+    if "ookie" not in block or word_count(block) > CONSENT_MAX_WORDS:
+        return False
+    return bool(_CONSENT_ACTION.search(block)) and bool(_ADDRESSED.search(block))
 
 
 def _disclosure(block: str) -> bool:

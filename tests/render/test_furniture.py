@@ -29,6 +29,19 @@ def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo source: Jane Doe from Pexels.", PROSE) == [PROSE, PROSE]
 
 
+def test_a_numbered_figures_caption_and_an_image_credit_go() -> None:
+    assert _trim(PROSE, "Figure 1: Yield per plant by variety.", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Fig. 2. Roots after six weeks", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Featured image by Jane Doe/Example News.", PROSE) == [PROSE, PROSE]
+    for credit in ["Featured image: Jane Doe via Unsplash", "Titelbild: Flickr, CC BY 2.0"]:
+        assert _trim(PROSE, credit, PROSE) == [PROSE, PROSE]
+    for credit in ["Bildquelle: Peter Ferstl", "Crédits photos : Bestimage"]:
+        assert _trim(PROSE, credit, PROSE) == [PROSE, PROSE]
+    # A sentence about a figure is the article's.
+    about = "Figure 1 shows that the cherry varieties cropped first."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
+
+
 def test_an_affiliate_disclosure_goes() -> None:
     disclosure = "This post contains affiliate links: we may earn a commission at no cost to you."
     assert _trim(disclosure, PROSE, PROSE) == [PROSE, PROSE]
@@ -88,6 +101,7 @@ def test_links_to_related_articles_go() -> None:
     assert _trim(PROSE, "Read more: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Lesen Sie auch: Tomaten im Topf", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Check out: 12 tips on watering", PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "À lire aussi » Tomates en pot", PROSE) == [PROSE, PROSE]
     # A list that is not after a cue, a long item, or prose after the cue, stays.
     assert _trim(PROSE, related, PROSE) == [PROSE, related, PROSE]
     long_item = "- " + PROSE
@@ -134,3 +148,21 @@ def test_a_newsletter_prompt_still_opens_the_end_matter() -> None:
     prompt = "Then sign up for our email newsletter to get the latest updates."
     blocks = [PROSE, PROSE, "Curious about soil?", prompt, "Posted by Jane Doe"]
     assert _trim(*blocks) == blocks[:3]
+
+
+def test_a_cookie_consent_notice_goes_and_a_sentence_about_cookies_stays() -> None:
+    notice = "Please accept YouTube cookies to play this video. By accepting you will be "
+    notice += "accessing content from YouTube, a service provided by an external third party."
+    assert _trim(PROSE, notice, PROSE) == [PROSE, PROSE]
+    german = 'Wir verwenden Cookies. Über den Button "Alle zulassen" stimmst Du der Verwendung zu.'
+    assert _trim(PROSE, german, PROSE) == [PROSE, PROSE]
+    news = "The regulator said sites must let users refuse cookies as easily as accept them."
+    assert _trim(PROSE, news, PROSE) == [PROSE, news, PROSE]
+
+
+def test_a_byline_that_names_its_author_goes_wherever_it_sits() -> None:
+    byline = "By Nada Tawfik, BBC News, New York"
+    assert _trim(PROSE, PROSE, PROSE, byline, PROSE) == [PROSE] * 4
+    assert _trim(PROSE, PROSE, PROSE, "Von Georg Kasch", PROSE) == [PROSE] * 4
+    # Past the first blocks, a short line that starts with "By" and names no one stays.
+    assert _trim(PROSE, PROSE, PROSE, "By the end of May", PROSE)[3] == "By the end of May"

@@ -127,6 +127,21 @@ def test_fragments_and_xml_declarations_parse() -> None:
     assert "xhtml body" in render(xhtml, Target(xhtml.url, mode="full"), 100).content
 
 
+def test_a_self_closed_script_tag_opens_a_script_as_in_a_browser() -> None:
+    article = " ".join(["Tomatoes want six to eight hours of direct sun and deep watering."] * 6)
+    page = f"""<html><head><title>Tomatoes</title></head><body><article><h1>Tomatoes</h1>
+    <p>{article}</p><script type="text/javascript"/>
+    (function() {{ var componentMetadata = JSON.parse('{{"componentName": "RatingCounts"}}');
+    window.ratings = componentMetadata; }})();
+    </script><p>{article}</p></article></body></html>"""
+    for mode in ("clean", "full"):
+        content = render(
+            make_doc(page, "text/html"), Target(ARTICLE_URL, mode=mode), 60_000
+        ).content
+        assert "componentMetadata" not in content, mode
+        assert "six to eight hours" in content, mode
+
+
 def test_empty_html_is_unsupported() -> None:
     with pytest.raises(Unsupported):
         render(make_doc("   ", "text/html"), Target(ARTICLE_URL), 100)

@@ -1,0 +1,134 @@
+"""What trafilatura took from outside the article's container after the article's last long
+paragraph, dropped from its result.
+
+trafilatura takes the article from the first container its XPath expressions find, and some
+sites' containers hold more than the article: a credit card's offer box and a newsletter's
+"Sign-up Successful!" after a travel story, a press release's contact box, a "further topics"
+panel. Inside the container the article's paragraphs still sit together in one element of
+their own (`div.article-body-content`), and what follows them sits outside it.
+
+So: the article's body is the nearest element above the last long paragraph (LONG_WORDS words
+or more) that holds BODY_SHARE of the words of the last LONGS_READ long paragraphs. After that
+paragraph, from the first block whose source lies outside the body, every block goes: the
+source is in document order, so nothing after that block is in the body either. Blocks are
+found in the source by their line (lxml keeps each element's `sourceline`, and trafilatura's
+result keeps it for the elements it reuses) and their text; a block that cannot be found is
+neither evidence nor exception. Guards: the body needs MIN_LONG long paragraphs, and what
+would go may not outweigh what stays (a recipe's steps after its introduction, a gift guide's
+items after its lead).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from sift_fetch.render.text import word_count
+
+LONG_WORDS = 30
+MIN_LONG = 2
+# The body is placed by the article's last long paragraphs; the article's start (a disclosure,
+# a standfirst in a box of its own) does not move it, and the rest is not read.
+LONGS_READ = 5
+BODY_SHARE = 0.67
+# The dropped part's words at most this share of the kept part's.
+MAX_DROPPED_SHARE = 1.0
+# The source elements an extracted block can come from, by line; an index of every element
+# would cost more than all the rest of this.
+_BLOCK_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dd", "dt")
+# A block's text, when it is not exactly its source's, is found by its beginning.
+_HEAD_CHARS = 60
+
+
+def drop_after_body(body: etree._Element, tree: HtmlElement) -> None:
+    """Drop from BODY (trafilatura's result for TREE) what follows the article outside it."""
+    blocks = list(body)
+    longs = _last_long_paragraphs(blocks)
+    if len(longs) < MIN_LONG or longs[-1][0] == len(blocks) - 1:
+        return
+    sources = _Sources(tree)
+    last = sources.find(blocks[longs[-1][0]], longs[-1][1])
+    if last is None:
+        return
+    found = [(sources.find(blocks[i], text), words) for i, text, words in longs]
+    article = _article_body(last, found)
+    if article is None:
+        return
+    for i in range(longs[-1][0] + 1, len(blocks)):
+        source = sources.find(blocks[i], _text(blocks[i]))
+        if source is None or _inside(source, article):
+            continue
+        counts = [word_count(_text(block)) for block in blocks]
+        if sum(counts[i:]) <= MAX_DROPPED_SHARE * sum(counts[:i]):
+            for block in blocks[i:]:
+                body.remove(block)
+        return
+
+
+def _last_long_paragraphs(blocks: list[etree._Element]) -> list[tuple[int, str, int]]:
+    """The last LONGS_READ long paragraphs of BLOCKS, in order: (index, text, words)."""
+    longs: list[tuple[int, str, int]] = []
+    for i in range(len(blocks) - 1, -1, -1):
+        if blocks[i].tag != "p":
+            continue
+        text = _text(blocks[i])
+        words = word_count(text)
+        if words >= LONG_WORDS:
+            longs.append((i, text, words))
+            if len(longs) == LONGS_READ:
+                break
+    return longs[::-1]
+
+
+def _article_body(
+    last: HtmlElement, longs: list[tuple[HtmlElement | None, int]]
+) -> HtmlElement | None:
+    """The nearest element above LAST that holds BODY_SHARE of the long paragraphs' words."""
+    weight: dict[HtmlElement, int] = {}
+    total = 0
+    for source, words in longs:
+        if source is None:
+            continue
+        total += words
+        for ancestor in source.iterancestors():
+            weight[ancestor] = weight.get(ancestor, 0) + words
+    for ancestor in last.iterancestors():
+        if weight.get(ancestor, 0) >= BODY_SHARE * total:
+            return None if ancestor.tag in ("body", "html") else ancestor
+    return None
+
+
+def _inside(element: HtmlElement, container: HtmlElement) -> bool:
+    return any(ancestor is container for ancestor in element.iterancestors())
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+class _Sources:
+    """The source elements of extracted blocks, found by line and text."""
+
+    def __init__(self, tree: HtmlElement) -> None:
+        self._by_line: dict[int, list[HtmlElement]] = {}
+        for element in tree.iter(*_BLOCK_TAGS):
+            line = element.sourceline
+            if line is not None:
+                self._by_line.setdefault(line, []).append(element)
+        self._texts: dict[int, list[tuple[str, HtmlElement]]] = {}
+
+    def find(self, block: etree._Element, text: str) -> HtmlElement | None:
+        line = next((el.sourceline for el in block.iter() if el.sourceline is not None), None)
+        if line is None or not text:
+            return None
+        texts = self._texts.get(line)
+        if texts is None:
+            elements = self._by_line.get(line, [])
+            texts = self._texts[line] = [(_text(el), el) for el in elements]
+        head = None
+        for own, element in texts:
+            if own == text:
+                return element
+            if head is None and own.startswith(text[:_HEAD_CHARS]):
+                head = element
+        return head

@@ -1,0 +1,68 @@
+"""Clean mode drops what trafilatura took from outside the article's own element after the
+article's last long paragraph, and keeps the article's end and a recipe's steps."""
+
+from __future__ import annotations
+
+from sift_fetch.render import render
+from sift_fetch.target import Target
+from tests.render.conftest import ARTICLE_URL, make_doc
+
+BODY = """
+<p>Alaska Airlines has a new date for when it will be a full member of the Oneworld alliance,
+the carrier said on Thursday, about three months later than its executives first planned.</p>
+<p>One thing that has not changed are the benefits membership will bring to the airline's
+frequent flyers, who will earn and redeem miles on every partner and use their lounges.</p>
+<p>In addition, frequent flyers on the other members will have access to the airline's own
+network of routes along the West Coast, including several new ones from Los Angeles.</p>
+<p>The possibilities are tremendous, the airline's chief executive said.</p>
+"""
+
+OFFER = """
+<section class="card-feature">
+<div class="sub-header">Our featured card</div>
+<div class="summary">
+<p><strong>WELCOME OFFER:</strong> 80,000 Points</p>
+<p><strong>CARD HIGHLIGHTS:</strong> 2X points on all travel and dining</p>
+<p>Bonus value is an estimated value calculated by us and not the card issuer.</p>
+</div>
+</section>
+"""
+
+
+def _page(body: str, after: str) -> str:
+    return f"""<!doctype html><html><head><title>Alaska joins Oneworld</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="post-content">
+<h1>Alaska joins Oneworld</h1>
+<div class="article-wrapper">
+<div class="article-body-content">
+{body}
+</div>
+{after}
+</div>
+</div>
+<footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
+
+
+def _clean(html: str) -> str:
+    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
+
+
+def test_a_box_after_the_article_outside_its_element_goes() -> None:
+    content = _clean(_page(BODY, OFFER))
+    assert "WELCOME OFFER" not in content
+    assert "CARD HIGHLIGHTS" not in content
+    assert "Bonus value" not in content
+    assert "a new date for when" in content
+    assert "The possibilities are tremendous" in content
+
+
+def test_what_outweighs_the_article_stays() -> None:
+    steps = "".join(
+        f"<p>Step {n}: stir the porridge over a low heat and add the oats, the milk and the "
+        f"cinnamon a little at a time until it is thick and creamy.</p>\n"
+        for n in range(1, 6)
+    )
+    content = _clean(_page(BODY, f'<div class="recipe-steps">\n{steps}</div>'))
+    assert "Step 1: stir the porridge" in content
+    assert "Step 5: stir the porridge" in content
