@@ -19,13 +19,22 @@ import asyncio
 import statistics
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from fetch_bench import TOKEN, cpu_seconds, free_port, local_origin, sift_config, start, stop
+from fetch_bench import (
+    TOKEN,
+    cpu_seconds,
+    free_port,
+    local_origin,
+    poster,
+    run,
+    sift_config,
+    start,
+    stop,
+)
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 
@@ -45,38 +54,24 @@ def checkout(rev: str) -> Iterator[Path]:
             subprocess.run([*git, "worktree", "remove", "--force", str(path)], check=True)
 
 
-async def burst(client: httpx.AsyncClient, api: str, urls: list[str], conc: int, mode: str) -> None:
-    queue = list(urls)
-
-    async def worker() -> None:
-        while queue:
-            body = {"url": queue.pop(), "mode": mode}
-            r = await client.post(
-                f"{api}/v1/fetch", json=body, headers={"Authorization": f"Bearer {TOKEN}"}
-            )
-            if r.status_code != 200:
-                raise SystemExit(f"{api} answered {r.status_code}: {r.text[:200]}")
-
-    await asyncio.gather(*(worker() for _ in range(conc)))
-
-
 async def compare(
     args: argparse.Namespace, origin: str, pages: list[str], servers: dict[str, tuple[int, str]]
 ) -> None:
     rps: dict[str, list[float]] = {"A": [], "B": []}
     cpu: dict[str, list[float]] = {"A": [], "B": []}
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         for n in range(args.bursts):
             for side in "AB" if n % 2 == 0 else "BA":
                 pid, api = servers[side]
+                send = poster(client, f"{api}/v1/fetch", args.mode, auth)
                 urls = [
                     f"{origin}/{pages[i % len(pages)]}?ab={n}-{side}-{i}"
                     for i in range(args.requests)
                 ]
-                before, started = cpu_seconds(pid), time.perf_counter()
-                await burst(client, api, urls, args.concurrency, args.mode)
-                rps[side].append(args.requests / (time.perf_counter() - started))
+                before = cpu_seconds(pid)
+                rps[side].append((await run(urls, args.concurrency, send))[0])
                 cpu[side].append((cpu_seconds(pid) - before) / args.requests * 1000)
     ratios = [b / a for a, b in zip(rps["A"], rps["B"], strict=True)]
     q1, median, q3 = statistics.quantiles(ratios, n=4)

@@ -24,6 +24,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from sift_fetch.render.text import word_count
+from sift_fetch.render.tree import inside
 
 LONG_WORDS = 30
 MIN_LONG = 2
@@ -56,7 +57,7 @@ def drop_after_body(body: etree._Element, tree: HtmlElement) -> None:
         return
     for i in range(longs[-1][0] + 1, len(blocks)):
         source = sources.find(blocks[i], _text(blocks[i]))
-        if source is None or _inside(source, article):
+        if source is None or inside(source, article):
             continue
         counts = [word_count(_text(block)) for block in blocks]
         if sum(counts[i:]) <= MAX_DROPPED_SHARE * sum(counts[:i]):
@@ -96,10 +97,6 @@ def _article_body(
         if weight.get(ancestor, 0) >= BODY_SHARE * total:
             return None if ancestor.tag in ("body", "html") else ancestor
     return None
-
-
-def _inside(element: HtmlElement, container: HtmlElement) -> bool:
-    return any(ancestor is container for ancestor in element.iterancestors())
 
 
 def _text(element: etree._Element) -> str:

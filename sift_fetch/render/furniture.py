@@ -147,9 +147,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
         for i, block in enumerate(blocks)
         if not (i < LEAD_BLOCKS and i < len(blocks) - 1 and _lead_furniture(block, titles))
     ]
-    blocks = [block for block in blocks if not (_caption(block) or _disclosure(block))] or blocks
-    blocks = [block for block in blocks if not _consent(block)] or blocks
-    blocks = [block for block in blocks if not _named_byline(block)] or blocks
+    blocks = [block for block in blocks if not _furniture_anywhere(block)] or blocks
     blocks = _without_related(blocks) or blocks
     # Newsletter prompts go after the end matter is found: one there is among its cues.
     blocks = blocks[: _end_matter_start(blocks)]
@@ -183,6 +181,12 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
+
+
+def _furniture_anywhere(block: str) -> bool:
+    """A caption or credit, a disclosure, a consent notice or a named byline: furniture
+    wherever it sits."""
+    return _caption(block) or _disclosure(block) or _consent(block) or _named_byline(block)
 
 
 def _named_byline(block: str) -> bool:

@@ -411,9 +411,7 @@ def _bare_break(el: HtmlElement) -> bool:
     return el.tag == "br" and not (el.tail or "").strip()
 
 
-def clean_markdown(
-    tree: HtmlElement, url: str, *, thorough: bool = True, html: str = ""
-) -> str | None:
+def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = True) -> str | None:
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept

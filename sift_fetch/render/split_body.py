@@ -21,6 +21,8 @@ from collections import Counter
 from lxml.html import HtmlElement
 from trafilatura.xpaths import BODY_XPATH
 
+from sift_fetch.render.tree import inside
+
 _CONTAINERS = ("article", "div", "main", "section")
 # The classes the first expression of BODY_XPATH looks for (trafilatura 2.3's
 # _ARTICLE_CONTENT_CLASS_TOKENS, and the classes 'post' and 'entry' exactly).
@@ -43,12 +45,8 @@ def join_split_body(tree: HtmlElement) -> None:
     first = found[0]
     kind = (first.tag, first.get("class"))
     for later in found[1:]:
-        if (later.tag, later.get("class")) != kind or _inside(later, first):
+        if (later.tag, later.get("class")) != kind or inside(later, first):
             continue
         if (later.text or "").strip():
             continue  # text of its own, outside any child, would have nowhere to go
         first.extend(list(later))
-
-
-def _inside(element: HtmlElement, container: HtmlElement) -> bool:
-    return any(ancestor is container for ancestor in element.iterancestors())

@@ -414,8 +414,10 @@ def test_thin_extraction_is_refereed_by_readability(
 
     monkeypatch.setattr(html, "_extract", extract)
     monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{found}</p>"))
-    page = html.parse("<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>")
-    assert html.clean_markdown(page, "https://news.example.com/prison") == extractions[expected]
+    source = "<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>"
+    page = html.parse(source)
+    url = "https://news.example.com/prison"
+    assert html.clean_markdown(page, url, html=source) == extractions[expected]
 
 
 def test_the_page_titles_a_headline_is_matched_against() -> None:
