@@ -111,8 +111,25 @@ def trafilatura_precise(html: str, url: str) -> str | None:
     return trafilatura.extract(html, url=url, include_comments=False, favor_precision=True)
 
 
+def sift_at_filing(html: str, url: str) -> str | None:
+    """Clean mode as issue 9 found it (80cc852): trafilatura's own Markdown, no precision mode,
+    no fallbacks. Its held-out F1 is known (0.959), so what clean mode gained over it on pages
+    no rule was chosen with in view, added to that, estimates clean mode's held-out figure."""
+    return trafilatura.extract(
+        html,
+        url=url,
+        output_format="markdown",
+        include_links=False,
+        include_images=False,
+        include_comments=False,
+        deduplicate=False,
+        fast=True,
+    )
+
+
 EXTRACTORS: dict[str, Callable[[str, str], str | None]] = {
     "sift clean": sift,
+    "sift at filing": sift_at_filing,
     "trafilatura defaults": trafilatura_defaults,
     "trafilatura precise": trafilatura_precise,
 }
