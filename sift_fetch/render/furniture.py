@@ -53,10 +53,15 @@ LEAD_BLOCKS = 3
 LEAD_MAX_WORDS = 10
 REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
+# A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST."); or the label
+# alone, its date left in an element trafilatura drops ("Posted on").
 _BARE_DATE = re.compile(
-    rf"(?:(?:published|updated|posted)(?: on)?:?\s*)?(?:\w+day,?\s*)?"
+    rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
     rf"(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}"
-    rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})\W*$",
+    rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
+    rf"(?:[\s,.]+(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{{2,5}})?)?\W*$"
+    rf"|{_DATE_LABEL}$",
     re.I,
 )
 _BYLINE = re.compile(

@@ -22,6 +22,14 @@ def test_a_leading_date_byline_or_repost_note_goes() -> None:
     assert _trim(PROSE, PROSE, PROSE, "By the end of May") == [PROSE] * 3 + ["By the end of May"]
 
 
+def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
+    assert _trim("Posted: Thursday, April 21, 2022. 10:11 pm CST.", PROSE) == [PROSE]
+    assert _trim("19.10.2019 07:49 Uhr", PROSE) == [PROSE]
+    # The label alone, its date left in an element the extraction dropped.
+    assert _trim("Posted on", PROSE) == [PROSE]
+    assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
+
+
 def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo: a Sungold truss in July", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Video: watering in hot weather") == [PROSE]
