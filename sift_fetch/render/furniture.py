@@ -105,6 +105,27 @@ _CONSENT_ACTION = re.compile(
 _ADDRESSED = re.compile(r"\b(?:you|your|we|our|please|wir|du|dein|ihr)\b", re.I)
 CONSENT_MAX_WORDS = 60
 
+# Anywhere: a prompt to follow the site on a social network ("Follow The Gleaner on Twitter and
+# Instagram @JamaicaGleaner", "Folgen Sie uns auf Twitter", "Síguenos en Telegram"): a short
+# block that names a network, a sentence that opens with a call to follow or join, and the site
+# speaking of itself or giving its handle. "Follow them on GitHub" (an interviewee) and a
+# listicle's "Twitter: @name" lines (no call) stay, as does a quoted post.
+_SOCIAL_NAMES = (
+    "twitter", "facebook", "instagram", "linkedin", "youtube", "tiktok", "telegram", "whatsapp",
+    "pinterest", "mastodon", "bluesky", "snapchat", "threads", "flipboard", "google news",
+)  # fmt: skip
+_SOCIAL_NETWORK = re.compile(rf"\b(?:{'|'.join(_SOCIAL_NAMES)})\b", re.I)
+_SOCIAL_CALL = re.compile(
+    r"(?:^|[.!?]\s+|[¡¿])(?:follow|join|like|subscribe|find|connect|folge|folgt|folgen|suivez"
+    r"|rejoignez|abonnez|s[ií]g(?:ue|a)nos|siga-nos|segue-nos|seguici|[úu]nete|suscr[ií]bete)\b",
+    re.I,
+)
+_SOCIAL_SELF = re.compile(
+    r"\b(?:us|our|uns|unser\w*|nous|notre|nuestr[oa]s?|tenemos|ci)\b|nos\b|@\w",
+    re.I,
+)
+SOCIAL_MAX_WORDS = 40
+
 # Anywhere: a newsletter prompt ("Sign up for our daily newsletter", "Get our top stories by email.
 # Sign up"): a call to act and what it brings, in a short block; or a short heading that names a
 # newsletter. The end-matter rule takes those at the end; these sit in the body, between
@@ -154,9 +175,10 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     ]
     blocks = [block for block in blocks if not _furniture_anywhere(block)] or blocks
     blocks = _without_related(blocks) or blocks
-    # Newsletter prompts go after the end matter is found: one there is among its cues.
+    # Newsletter and social prompts go after the end matter is found: one there is among its
+    # cues, and the short lines beside it go with it.
     blocks = blocks[: _end_matter_start(blocks)]
-    blocks = [block for block in blocks if not _signup(block)] or blocks
+    blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
     return "\n\n".join(blocks) or markdown
 
 
@@ -192,6 +214,20 @@ def _furniture_anywhere(block: str) -> bool:
     """A caption or credit, a disclosure, a consent notice or a named byline: furniture
     wherever it sits."""
     return _caption(block) or _disclosure(block) or _consent(block) or _named_byline(block)
+
+
+def _social_prompt(block: str) -> bool:
+    # Most blocks name no network: substring tests first, a case-insensitive search of every
+    # block costs a fifth of the trimming.
+    low = block.lower()
+    if not any(name in low for name in _SOCIAL_NAMES) or block.startswith(">"):
+        return False
+    return (
+        word_count(block) <= SOCIAL_MAX_WORDS
+        and bool(_SOCIAL_NETWORK.search(block))
+        and bool(_SOCIAL_CALL.search(block))
+        and bool(_SOCIAL_SELF.search(block))
+    )
 
 
 def _named_byline(block: str) -> bool:

@@ -174,3 +174,17 @@ def test_a_byline_that_names_its_author_goes_wherever_it_sits() -> None:
     assert _trim(PROSE, PROSE, PROSE, "Von Georg Kasch", PROSE) == [PROSE] * 4
     # Past the first blocks, a short line that starts with "By" and names no one stays.
     assert _trim(PROSE, PROSE, PROSE, "By the end of May", PROSE)[3] == "By the end of May"
+
+
+def test_a_prompt_to_follow_the_site_on_a_social_network_goes() -> None:
+    follow = "Follow The Daily Gardener on Twitter and Instagram @DailyGardener. Send us a tip."
+    assert _trim(PROSE, follow, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Folgen Sie uns auf Twitter") == [PROSE, PROSE]
+    assert _trim(PROSE, "Síguenos en Telegram, Instagram y Facebook", PROSE) == [PROSE, PROSE]
+    # Someone else's accounts, a listicle's handle line without a call, a quoted post, stay.
+    them = "Want to know more about Jane? Follow them on GitHub or Twitter."
+    assert _trim(PROSE, them, PROSE) == [PROSE, them, PROSE]
+    handle = "Gardener and author of three books on pots. Twitter: @janedoe"
+    assert _trim(PROSE, handle, PROSE) == [PROSE, handle, PROSE]
+    quoted = "> Follow us on Instagram for the first tomatoes of the year! @club"
+    assert _trim(PROSE, quoted, PROSE) == [PROSE, quoted, PROSE]
