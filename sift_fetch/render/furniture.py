@@ -138,6 +138,30 @@ _SIGNUP_OBJECT = re.compile(r"newsletter|\binbox\b|\bby e-?mail\b|mailing list",
 SIGNUP_MAX_WORDS = 30
 SIGNUP_HEADING_MAX_WORDS = 8
 
+# A paywall's notice ("To view the full story, please subscribe", "Sie möchten gerne
+# weiterlesen?", "Already a subscriber?"): where the page stops showing the story, so it says the
+# story is cut or reserved; a bare call to join ("Become a member") may be a club's, in the
+# story. The notice goes, and what follows it (the offer's pitch, its list of perks, a
+# registration form's terms) too, unless that outweighs what comes before: a notice above a
+# story shown in full leaves the story.
+_PAYWALL = re.compile(
+    r"\bto (?:view|read|see|access|unlock|continue reading|keep reading) (?:the|this) (?:full"
+    r"|entire|whole|complete|rest of (?:the|this)) (?:story|article|post|piece)"
+    r"|\b(?:continue|keep) reading (?:with|by|for)\b|\balready an? (?:subscriber|member)\b"
+    r"|\bsubscribers?[- ]only\b|\b(?:only|exclusively) (?:available )?(?:to|for) (?:paid )?"
+    r"(?:subscribers|members)\b"
+    r"|\bsubscribe (?:now )?to (?:continue|keep) reading"
+    r"|weiterlesen\?|\bmit \w+ weiterlesen|nur für abonnent|(?:bereits|schon) abonnent"
+    r"|réservé aux abonnés|déjà abonné|pour lire la suite"
+    r"|exclusivo para (?:suscriptores|miembros)|ya eres suscriptor"
+    r"|para seguir leyendo",
+    re.I,
+)
+_PAYWALL_WORDS = (
+    "read", "subscri", "member", "weiterlesen", "abonn", "lire", "miembros", "suscri", "leyendo",
+)  # fmt: skip
+PAYWALL_MAX_WORDS = 40
+
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
 _RELATED_CUE = (
@@ -178,6 +202,8 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     # Newsletter and social prompts go after the end matter is found: one there is among its
     # cues, and the short lines beside it go with it.
     blocks = blocks[: _end_matter_start(blocks)]
+    # After the end matter, whose subscription prompts would weigh on the paywall's side.
+    blocks = _before_paywall(blocks) or blocks
     blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
     return "\n\n".join(blocks) or markdown
 
@@ -300,6 +326,27 @@ def _short_links(block: str) -> bool:
     if len(lines) == 1:
         return word_count(block) <= RELATED_MAX_WORDS and not block.startswith("#")
     return all(_LIST_ITEM.match(line) and word_count(line) <= RELATED_MAX_WORDS for line in lines)
+
+
+def _before_paywall(blocks: list[str]) -> list[str]:
+    """BLOCKS without a paywall's notice, and without what follows it when that is the lesser
+    part."""
+    for i, block in enumerate(blocks):
+        if _paywall(block):
+            before = sum(map(word_count, blocks[:i]))
+            if sum(map(word_count, blocks[i:])) < before:
+                return blocks[:i]
+            return blocks[:i] + _before_paywall(blocks[i + 1 :])
+    return blocks
+
+
+def _paywall(block: str) -> bool:
+    # Rare: a substring test for the words every cue holds before the regex (a case-insensitive
+    # search of every block would cost a third of the trimming).
+    low = block.lower()
+    if not any(word in low for word in _PAYWALL_WORDS):
+        return False
+    return word_count(block) <= PAYWALL_MAX_WORDS and bool(_PAYWALL.search(block))
 
 
 def _end_matter(block: str) -> bool:

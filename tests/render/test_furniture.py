@@ -188,3 +188,17 @@ def test_a_prompt_to_follow_the_site_on_a_social_network_goes() -> None:
     assert _trim(PROSE, handle, PROSE) == [PROSE, handle, PROSE]
     quoted = "> Follow us on Instagram for the first tomatoes of the year! @club"
     assert _trim(PROSE, quoted, PROSE) == [PROSE, quoted, PROSE]
+
+
+def test_a_paywall_notice_goes_and_the_pitch_after_it() -> None:
+    notice = "To view the full story, please subscribe to The Daily Gardener."
+    pitch = "When you join, you get unlimited digital access to our journalism. Join now to get:"
+    perks = "- Every story in full\n- A seed calendar"
+    assert _trim(PROSE, PROSE, notice, pitch, perks) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "## Sie möchten gerne weiterlesen?", "Registrieren") == [PROSE] * 2
+    # Above a story shown in full the notice goes and the story stays.
+    assert _trim(notice, PROSE, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, notice, PROSE, PROSE) == [PROSE, PROSE, PROSE]
+    # A sentence about a subscription is the article's.
+    about = "The paper had 40,000 readers who paid for its weekly edition."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
