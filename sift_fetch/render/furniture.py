@@ -162,6 +162,43 @@ _PAYWALL_WORDS = (
 )  # fmt: skip
 PAYWALL_MAX_WORDS = 40
 
+# At the end: the author's biography, a short paragraph that opens with a person's name (or "The
+# author"), "is" and, within a few words, a trade or post ("Candice Sealey is the Founder &
+# Principal Consultant at ...", "Felix Stalder ist Professor für ...", "Die Autorin ist ...");
+# or an "About the author" heading and the few blocks after it. A name must be two capitalized
+# words or more, not led by an article ("The White House is ..." names no one).
+_CAPITALIZED = r"[A-ZÀ-ÝŁŚŻ][\w'\u2019.-]*"
+_PERSON = (
+    rf"(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)*(?!(?:The|A|An|This|That|These|Our|Der|Die|Das|Ein|Eine"
+    rf"|Le|La|Les|El|Los|Las|Il|Lo)\s){_CAPITALIZED}(?:\s+(?:{_CAPITALIZED}|van|von|de|der|da"
+    rf"|del|di|du|le|la|y)){{1,3}}(?:\s+\(\d+\))?"
+)
+_THE_AUTHOR = (
+    r"(?:the|our|der|die|unser|unsere|l['\u2019]|la|le|el) (?:guest )?"
+    r"(?:author|writer|autor|autorin|gastautor|gastautorin|auteur|auteure|autora)"
+)
+_IS = r"(?:is|was|ist|war|est|es|has been|works as|arbeitet als)"
+_TRADE = (
+    r"\w*(?:founder|gründer|fondat|consultant|berater|journalist|periodista|writer|author|autor"
+    r"|editor|redakteur|rédact|reporter|correspondent|korrespondent|columnist|kolumnist"
+    r"|contributor|freelance|blogger|professor|lecturer|dozent|researcher|forscher|chercheu"
+    r"|investigador|scientist|wissenschaftler|student|doktorand|director|direktor|leiter|ceo"
+    r"|head|manager|partner|architect|architekt|analyst|photographer|fotograf|designer"
+    r"|developer|entwickler|engineer|ingenieur|coach|specialist|expert|fellow|lehrer|teacher"
+    r"|owner|inhaber|geschäftsführer|president|präsident|chair)"
+)
+_BIO = re.compile(
+    rf"(?:>\s*)?(?:{_PERSON},?\s+{_IS}\s+(?:[^\s.]+\s+){{0,5}}?(?i:{_TRADE})"
+    rf"|(?i:{_THE_AUTHOR})\s+{_IS}\s)"
+)
+_ABOUT_AUTHOR = re.compile(
+    r"[#>*\s]*(?:about the (?:author|writer)s?|über (?:den|die) autor(?:in|en)?|zur autorin"
+    r"|zum autor|à propos de l['\u2019]auteur(?:e)?|sobre (?:el|la) autora?)\W*$",
+    re.I,
+)
+BIO_MAX_WORDS = 80
+BIO_LAST_BLOCKS = 3
+
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
 _RELATED_CUE = (
@@ -204,6 +241,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     blocks = blocks[: _end_matter_start(blocks)]
     # After the end matter, whose subscription prompts would weigh on the paywall's side.
     blocks = _before_paywall(blocks) or blocks
+    blocks = _without_closing_bio(blocks) or blocks
     blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
     return "\n\n".join(blocks) or markdown
 
@@ -338,6 +376,20 @@ def _before_paywall(blocks: list[str]) -> list[str]:
                 return blocks[:i]
             return blocks[:i] + _before_paywall(blocks[i + 1 :])
     return blocks
+
+
+def _without_closing_bio(blocks: list[str]) -> list[str]:
+    """BLOCKS without the author's biography among the last ones, nor an "About the author"
+    heading there and what follows it."""
+    start = max(1, len(blocks) - BIO_LAST_BLOCKS)
+    for i in range(max(1, start - 1), len(blocks)):
+        if _ABOUT_AUTHOR.match(blocks[i]):
+            return blocks[:i]
+    return blocks[:start] + [block for block in blocks[start:] if not _bio(block)]
+
+
+def _bio(block: str) -> bool:
+    return word_count(block) <= BIO_MAX_WORDS and bool(_BIO.match(block))
 
 
 def _paywall(block: str) -> bool:

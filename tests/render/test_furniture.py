@@ -202,3 +202,21 @@ def test_a_paywall_notice_goes_and_the_pitch_after_it() -> None:
     # A sentence about a subscription is the article's.
     about = "The paper had 40,000 readers who paid for its weekly edition."
     assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
+
+
+def test_the_authors_biography_at_the_end_goes() -> None:
+    bio = "Jane Doe is the founder of The Balcony Garden and writes about growing food in flats."
+    assert _trim(PROSE, PROSE, bio) == [PROSE, PROSE]
+    german = "Dr. Erika Muster ist seit 2018 Redakteurin im Ressort Garten."
+    assert _trim(PROSE, PROSE, german) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Die Autorin ist Gärtnerin in Wien.") == [PROSE, PROSE]
+    about = ["## About the author", "She has grown tomatoes on balconies for twenty years."]
+    assert _trim(PROSE, PROSE, *about) == [PROSE, PROSE]
+    # The story's own closing line about someone it names, an institution, or a bio-like
+    # paragraph before the end, stays.
+    story = "Levy said the case was the unit's 16th since it was formed."
+    assert _trim(PROSE, PROSE, story) == [PROSE, PROSE, story]
+    house = "The White House is expected to name a new director next week."
+    assert _trim(PROSE, PROSE, house) == [PROSE, PROSE, house]
+    early = [bio, PROSE, PROSE, PROSE, PROSE]
+    assert _trim(*early) == early
