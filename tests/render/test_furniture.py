@@ -220,3 +220,14 @@ def test_the_authors_biography_at_the_end_goes() -> None:
     assert _trim(PROSE, PROSE, house) == [PROSE, PROSE, house]
     early = [bio, PROSE, PROSE, PROSE, PROSE]
     assert _trim(*early) == early
+
+
+def test_a_longer_copyright_notice_at_the_end_goes() -> None:
+    notice = (
+        "© 2024, Example News. This article is the copyrighted property of Example News. "
+        "Written permission must be obtained before reprint in online or print media. "
+        "Reprinting content without permission is theft."
+    )
+    assert _trim(PROSE, PROSE, notice) == [PROSE, PROSE]
+    # In the body it is left to the shorter credit rule.
+    assert _trim(PROSE, notice, PROSE) == [PROSE, notice, PROSE]
