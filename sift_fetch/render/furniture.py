@@ -91,6 +91,17 @@ _CAPTION = re.compile(
     re.I,
 )
 CAPTION_MAX_WORDS = 40
+# Anywhere: a caption that ends with its credit ("... at one of the daily briefings. Photo:
+# Jonathan Nackstrand/AFP", "... (Foto: picture alliance/Kyodo)", "(Picture by Jane Doe)"): a
+# short block whose last words, eight at most, follow a photo label. Longer, it is a paragraph
+# that names its picture's source.
+_CREDITED = re.compile(
+    r"\S.*?[\s(\[](?:photo|photograph|image|picture|foto|bild|credit)s?(?: credit)?"
+    r"(?:\s*:|\s+by\s|\s*©)\s*(?:[^\s.!?]+\.?\s*){1,8}[)\]]?\.?\s*$",
+    re.I | re.S,
+)
+_CREDIT_LABELS = ("photo", "image", "picture", "foto", "bild", "credit")
+CREDITED_MAX_WORDS = 30
 
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
 _DISCLOSURE = re.compile(
@@ -333,7 +344,14 @@ def _signup(block: str) -> bool:
 
 
 def _caption(block: str) -> bool:
-    return word_count(block) < CAPTION_MAX_WORDS and bool(_CAPTION.match(block))
+    words = word_count(block)
+    if words < CAPTION_MAX_WORDS and _CAPTION.match(block):
+        return True
+    # The credit's pattern scans the whole block: a substring test for its label first.
+    low = block.lower()
+    if words > CREDITED_MAX_WORDS or not any(label in low for label in _CREDIT_LABELS):
+        return False
+    return bool(_CREDITED.match(block))
 
 
 def _without_related(blocks: list[str]) -> list[str]:

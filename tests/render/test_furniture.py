@@ -231,3 +231,16 @@ def test_a_longer_copyright_notice_at_the_end_goes() -> None:
     assert _trim(PROSE, PROSE, notice) == [PROSE, PROSE]
     # In the body it is left to the shorter credit rule.
     assert _trim(PROSE, notice, PROSE) == [PROSE, notice, PROSE]
+
+
+def test_a_caption_that_ends_with_its_credit_goes() -> None:
+    caption = "The first tomatoes of the year at the market on Saturday. Photo: Jane Doe/AFP"
+    assert _trim(PROSE, caption, PROSE) == [PROSE, PROSE]
+    german = "Tomaten auf dem Balkon in Freiburg (Foto: picture alliance/dpa)"
+    assert _trim(PROSE, german, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Jane Doe in her garden. (Picture by John Roe)", PROSE) == [PROSE] * 2
+    # A longer paragraph that names its picture's source, or a sentence about a photo, stays.
+    long = PROSE + " (Foto: Stadt Freiburg)"
+    assert _trim(PROSE, long, PROSE) == [PROSE, long, PROSE]
+    about = "She sold the photo to a local paper for ten pounds."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
