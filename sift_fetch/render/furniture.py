@@ -204,7 +204,7 @@ _TRADE = (
     r"|owner|inhaber|geschäftsführer|president|präsident|chair)"
 )
 _BIO = re.compile(
-    rf"(?:>\s*)?(?:{_PERSON},?\s+{_IS}\s+(?:[^\s.]+\s+){{0,5}}?(?i:{_TRADE})"
+    rf"(?:>\s*)?(?:{_PERSON},?\s+{_IS}\s+(?:[^\s.]+\s+){{0,3}}?(?i:{_TRADE})"
     rf"|(?i:{_THE_AUTHOR})\s+{_IS}\s)"
 )
 _ABOUT_AUTHOR = re.compile(

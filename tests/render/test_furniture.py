@@ -218,6 +218,8 @@ def test_the_authors_biography_at_the_end_goes() -> None:
     assert _trim(PROSE, PROSE, story) == [PROSE, PROSE, story]
     house = "The White House is expected to name a new director next week."
     assert _trim(PROSE, PROSE, house) == [PROSE, PROSE, house]
+    shop = "Best Buy is where you can find the Founders Edition of the card."
+    assert _trim(PROSE, PROSE, shop) == [PROSE, PROSE, shop]
     early = [bio, PROSE, PROSE, PROSE, PROSE]
     assert _trim(*early) == early
 
