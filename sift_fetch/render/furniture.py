@@ -174,7 +174,8 @@ _PAYWALL = re.compile(
     re.I,
 )
 _PAYWALL_WORDS = (
-    "read", "subscri", "member", "weiterlesen", "abonn", "lire", "miembros", "suscri", "leyendo",
+    "read", "subscri", "member", "the full", "the rest", "the entire", "the whole",
+    "the complete", "weiterlesen", "abonn", "lire", "miembros", "suscri", "leyendo",
 )  # fmt: skip
 PAYWALL_MAX_WORDS = 40
 

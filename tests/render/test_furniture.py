@@ -196,6 +196,10 @@ def test_a_paywall_notice_goes_and_the_pitch_after_it() -> None:
     perks = "- Every story in full\n- A seed calendar"
     assert _trim(PROSE, PROSE, notice, pitch, perks) == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "## Sie möchten gerne weiterlesen?", "Registrieren") == [PROSE] * 2
+    assert _trim(PROSE, PROSE, "To view the full story, log in.", "Forgot your password?") == [
+        PROSE,
+        PROSE,
+    ]
     # Above a story shown in full the notice goes and the story stays.
     assert _trim(notice, PROSE, PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, notice, PROSE, PROSE) == [PROSE, PROSE, PROSE]
