@@ -312,10 +312,11 @@ def _social_prompt(block: str) -> bool:
 
 
 def _named_byline(block: str) -> bool:
+    # The anchored pattern first: counting words costs more than trying it.
     return (
-        word_count(block) <= LEAD_MAX_WORDS
+        bool(_NAMED_BYLINE.match(block))
         and not block.rstrip().endswith(".")
-        and bool(_NAMED_BYLINE.match(block))
+        and word_count(block) <= LEAD_MAX_WORDS
     )
 
 
@@ -345,14 +346,14 @@ def _signup(block: str) -> bool:
 
 
 def _caption(block: str) -> bool:
-    words = word_count(block)
-    if words < CAPTION_MAX_WORDS and _CAPTION.match(block):
-        return True
-    # The credit's pattern scans the whole block: a substring test for its label first.
+    # The anchored pattern first, and a substring test for the credit's label before its
+    # pattern, which scans the whole block: counting words costs more than either.
+    if _CAPTION.match(block):
+        return word_count(block) < CAPTION_MAX_WORDS
     low = block.lower()
-    if words > CREDITED_MAX_WORDS or not any(label in low for label in _CREDIT_LABELS):
+    if not any(label in low for label in _CREDIT_LABELS):
         return False
-    return bool(_CREDITED.match(block))
+    return word_count(block) <= CREDITED_MAX_WORDS and bool(_CREDITED.match(block))
 
 
 def _without_related(blocks: list[str]) -> list[str]:
