@@ -158,8 +158,8 @@ SIGNUP_HEADING_MAX_WORDS = 8
 # weiterlesen?", "Already a subscriber?"): where the page stops showing the story, so it says the
 # story is cut or reserved; a bare call to join ("Become a member") may be a club's, in the
 # story. The notice goes, and what follows it (the offer's pitch, its list of perks, a
-# registration form's terms) too, unless that outweighs what comes before: a notice above a
-# story shown in full leaves the story.
+# registration form's terms) too, unless that outweighs what comes before or is longer than a
+# pitch: a notice above a story shown in full, or in the middle of one, leaves the story.
 _PAYWALL = re.compile(
     r"\bto (?:view|read|see|access|unlock|continue reading|keep reading) (?:the|this) (?:full"
     r"|entire|whole|complete|rest of (?:the|this)) (?:story|article|post|piece)"
@@ -178,6 +178,7 @@ _PAYWALL_WORDS = (
     "the complete", "weiterlesen", "abonn", "lire", "miembros", "suscri", "leyendo",
 )  # fmt: skip
 PAYWALL_MAX_WORDS = 40
+PAYWALL_PITCH_MAX_WORDS = 200
 
 # At the end: the author's biography, a short paragraph that opens with a person's name (or "The
 # author"), "is" and, within a few words, a trade or post ("Candice Sealey is the Founder &
@@ -396,8 +397,8 @@ def _before_paywall(blocks: list[str]) -> list[str]:
     part."""
     for i, block in enumerate(blocks):
         if _paywall(block):
-            before = sum(map(word_count, blocks[:i]))
-            if sum(map(word_count, blocks[i:])) < before:
+            after = sum(map(word_count, blocks[i:]))
+            if after < sum(map(word_count, blocks[:i])) and after <= PAYWALL_PITCH_MAX_WORDS:
                 return blocks[:i]
             return blocks[:i] + _before_paywall(blocks[i + 1 :])
     return blocks

@@ -203,6 +203,8 @@ def test_a_paywall_notice_goes_and_the_pitch_after_it() -> None:
     # Above a story shown in full the notice goes and the story stays.
     assert _trim(notice, PROSE, PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, notice, PROSE, PROSE) == [PROSE, PROSE, PROSE]
+    # In the middle of a long story shown in full, the rest is more than a pitch: it stays.
+    assert _trim(*[PROSE] * 12, notice, *[PROSE] * 8) == [PROSE] * 20
     # A sentence about a subscription is the article's.
     about = "The paper had 40,000 readers who paid for its weekly edition."
     assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
