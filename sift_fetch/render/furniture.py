@@ -41,7 +41,12 @@ _END_MATTER = re.compile(
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+# A block that opens with a copyright sign is end matter at greater length: a reprint policy
+# ("© 2022, Example News. This article is the copyrighted property of ... Written permission
+# must be obtained before reprint ..."). Anywhere else a credit that long may run into prose.
+_NOTICE = re.compile(r"\W*(?:©|\(c\)|copyright\b)", re.I)
 END_MATTER_MAX_WORDS = 30
+END_MATTER_NOTICE_MAX_WORDS = 60
 END_MATTER_EMAIL_MAX_WORDS = 20
 END_MATTER_GAP_MAX_WORDS = 20
 END_MATTER_MAX_BLOCKS = 6
@@ -53,10 +58,15 @@ LEAD_BLOCKS = 3
 LEAD_MAX_WORDS = 10
 REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
+# A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST."); or the label
+# alone, its date left in an element trafilatura drops ("Posted on").
 _BARE_DATE = re.compile(
-    rf"(?:(?:published|updated|posted)(?: on)?:?\s*)?(?:\w+day,?\s*)?"
+    rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
     rf"(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}"
-    rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})\W*$",
+    rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
+    rf"(?:[\s,.]+(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{{2,5}})?)?\W*$"
+    rf"|{_DATE_LABEL}$",
     re.I,
 )
 _BYLINE = re.compile(
@@ -81,6 +91,17 @@ _CAPTION = re.compile(
     re.I,
 )
 CAPTION_MAX_WORDS = 40
+# Anywhere: a caption that ends with its credit ("... at one of the daily briefings. Photo:
+# Jonathan Nackstrand/AFP", "... (Foto: picture alliance/Kyodo)", "(Picture by Jane Doe)"): a
+# short block whose last words, eight at most, follow a photo label. Longer, it is a paragraph
+# that names its picture's source.
+_CREDITED = re.compile(
+    r"\S.*?[\s(\[](?:photo|photograph|image|picture|foto|bild|credit)s?(?: credit)?"
+    r"(?:\s*:|\s+by\s|\s*©)\s*(?:[^\s.!?]+\.?\s*){1,8}[)\]]?\.?\s*$",
+    re.I | re.S,
+)
+_CREDIT_LABELS = ("photo", "image", "picture", "foto", "bild", "credit")
+CREDITED_MAX_WORDS = 30
 
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
 _DISCLOSURE = re.compile(
@@ -100,6 +121,27 @@ _CONSENT_ACTION = re.compile(
 _ADDRESSED = re.compile(r"\b(?:you|your|we|our|please|wir|du|dein|ihr)\b", re.I)
 CONSENT_MAX_WORDS = 60
 
+# Anywhere: a prompt to follow the site on a social network ("Follow The Gleaner on Twitter and
+# Instagram @JamaicaGleaner", "Folgen Sie uns auf Twitter", "Síguenos en Telegram"): a short
+# block that names a network, a sentence that opens with a call to follow or join, and the site
+# speaking of itself or giving its handle. "Follow them on GitHub" (an interviewee) and a
+# listicle's "Twitter: @name" lines (no call) stay, as does a quoted post.
+_SOCIAL_NAMES = (
+    "twitter", "facebook", "instagram", "linkedin", "youtube", "tiktok", "telegram", "whatsapp",
+    "pinterest", "mastodon", "bluesky", "snapchat", "threads", "flipboard", "google news",
+)  # fmt: skip
+_SOCIAL_NETWORK = re.compile(rf"\b(?:{'|'.join(_SOCIAL_NAMES)})\b", re.I)
+_SOCIAL_CALL = re.compile(
+    r"(?:^|[.!?]\s+|[¡¿])(?:follow|join|like|subscribe|find|connect|folge|folgt|folgen|suivez"
+    r"|rejoignez|abonnez|s[ií]g(?:ue|a)nos|siga-nos|segue-nos|seguici|[úu]nete|suscr[ií]bete)\b",
+    re.I,
+)
+_SOCIAL_SELF = re.compile(
+    r"\b(?:us|our|uns|unser\w*|nous|notre|nuestr[oa]s?|tenemos|ci)\b|nos\b|@\w",
+    re.I,
+)
+SOCIAL_MAX_WORDS = 40
+
 # Anywhere: a newsletter prompt ("Sign up for our daily newsletter", "Get our top stories by email.
 # Sign up"): a call to act and what it brings, in a short block; or a short heading that names a
 # newsletter. The end-matter rule takes those at the end; these sit in the body, between
@@ -111,6 +153,69 @@ _SIGNUP_ACTION = re.compile(
 _SIGNUP_OBJECT = re.compile(r"newsletter|\binbox\b|\bby e-?mail\b|mailing list", re.I)
 SIGNUP_MAX_WORDS = 30
 SIGNUP_HEADING_MAX_WORDS = 8
+
+# A paywall's notice ("To view the full story, please subscribe", "Sie möchten gerne
+# weiterlesen?", "Already a subscriber?"): where the page stops showing the story, so it says the
+# story is cut or reserved; a bare call to join ("Become a member") may be a club's, in the
+# story. The notice goes, and what follows it (the offer's pitch, its list of perks, a
+# registration form's terms) too, unless that outweighs what comes before or is longer than a
+# pitch: a notice above a story shown in full, or in the middle of one, leaves the story.
+_PAYWALL = re.compile(
+    r"\bto (?:view|read|see|access|unlock|continue reading|keep reading) (?:the|this) (?:full"
+    r"|entire|whole|complete|rest of (?:the|this)) (?:story|article|post|piece)"
+    r"|\b(?:continue|keep) reading (?:with|by|for)\b|\balready an? (?:subscriber|member)\b"
+    r"|\bsubscribers?[- ]only\b|\b(?:only|exclusively) (?:available )?(?:to|for) (?:paid )?"
+    r"(?:subscribers|members)\b"
+    r"|\bsubscribe (?:now )?to (?:continue|keep) reading"
+    r"|weiterlesen\?|\bmit \w+ weiterlesen|nur für abonnent|(?:bereits|schon) abonnent"
+    r"|réservé aux abonnés|déjà abonné|pour lire la suite"
+    r"|exclusivo para (?:suscriptores|miembros)|ya eres suscriptor"
+    r"|para seguir leyendo",
+    re.I,
+)
+_PAYWALL_WORDS = (
+    "read", "subscri", "member", "the full", "the rest", "the entire", "the whole",
+    "the complete", "weiterlesen", "abonn", "lire", "miembros", "suscri", "leyendo",
+)  # fmt: skip
+PAYWALL_MAX_WORDS = 40
+PAYWALL_PITCH_MAX_WORDS = 200
+
+# At the end: the author's biography, a short paragraph that opens with a person's name (or "The
+# author"), "is" and, within a few words, a trade or post ("Candice Sealey is the Founder &
+# Principal Consultant at ...", "Felix Stalder ist Professor für ...", "Die Autorin ist ...");
+# or an "About the author" heading and the few blocks after it. A name must be two capitalized
+# words or more, not led by an article ("The White House is ..." names no one).
+_CAPITALIZED = r"[A-ZÀ-ÝŁŚŻ][\w'\u2019.-]*"
+_PERSON = (
+    rf"(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)*(?!(?:The|A|An|This|That|These|Our|Der|Die|Das|Ein|Eine"
+    rf"|Le|La|Les|El|Los|Las|Il|Lo)\s){_CAPITALIZED}(?:\s+(?:{_CAPITALIZED}|van|von|de|der|da"
+    rf"|del|di|du|le|la|y)){{1,3}}(?:\s+\(\d+\))?"
+)
+_THE_AUTHOR = (
+    r"(?:the|our|der|die|unser|unsere|l['\u2019]|la|le|el) (?:guest )?"
+    r"(?:author|writer|autor|autorin|gastautor|gastautorin|auteur|auteure|autora)"
+)
+_IS = r"(?:is|was|ist|war|est|es|has been|works as|arbeitet als)"
+_TRADE = (
+    r"\w*(?:founder|gründer|fondat|consultant|berater|journalist|periodista|writer|author|autor"
+    r"|editor|redakteur|rédact|reporter|correspondent|korrespondent|columnist|kolumnist"
+    r"|contributor|freelance|blogger|professor|lecturer|dozent|researcher|forscher|chercheu"
+    r"|investigador|scientist|wissenschaftler|student|doktorand|director|direktor|leiter|ceo"
+    r"|head|manager|partner|architect|architekt|analyst|photographer|fotograf|designer"
+    r"|developer|entwickler|engineer|ingenieur|coach|specialist|expert|fellow|lehrer|teacher"
+    r"|owner|inhaber|geschäftsführer|president|präsident|chair)"
+)
+_BIO = re.compile(
+    rf"(?:>\s*)?(?:{_PERSON},?\s+{_IS}\s+(?:[^\s.]+\s+){{0,3}}?(?i:{_TRADE})"
+    rf"|(?i:{_THE_AUTHOR})\s+{_IS}\s)"
+)
+_ABOUT_AUTHOR = re.compile(
+    r"[#>*\s]*(?:about the (?:author|writer)s?|über (?:den|die) autor(?:in|en)?|zur autorin"
+    r"|zum autor|à propos de l['\u2019]auteur(?:e)?|sobre (?:el|la) autora?)\W*$",
+    re.I,
+)
+BIO_MAX_WORDS = 80
+BIO_LAST_BLOCKS = 3
 
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
@@ -149,9 +254,13 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     ]
     blocks = [block for block in blocks if not _furniture_anywhere(block)] or blocks
     blocks = _without_related(blocks) or blocks
-    # Newsletter prompts go after the end matter is found: one there is among its cues.
+    # Newsletter and social prompts go after the end matter is found: one there is among its
+    # cues, and the short lines beside it go with it.
     blocks = blocks[: _end_matter_start(blocks)]
-    blocks = [block for block in blocks if not _signup(block)] or blocks
+    # After the end matter, whose subscription prompts would weigh on the paywall's side.
+    blocks = _before_paywall(blocks) or blocks
+    blocks = _without_closing_bio(blocks) or blocks
+    blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
     return "\n\n".join(blocks) or markdown
 
 
@@ -189,11 +298,26 @@ def _furniture_anywhere(block: str) -> bool:
     return _caption(block) or _disclosure(block) or _consent(block) or _named_byline(block)
 
 
-def _named_byline(block: str) -> bool:
+def _social_prompt(block: str) -> bool:
+    # Most blocks name no network: substring tests first, a case-insensitive search of every
+    # block costs a fifth of the trimming.
+    low = block.lower()
+    if not any(name in low for name in _SOCIAL_NAMES) or block.startswith(">"):
+        return False
     return (
-        word_count(block) <= LEAD_MAX_WORDS
+        word_count(block) <= SOCIAL_MAX_WORDS
+        and bool(_SOCIAL_NETWORK.search(block))
+        and bool(_SOCIAL_CALL.search(block))
+        and bool(_SOCIAL_SELF.search(block))
+    )
+
+
+def _named_byline(block: str) -> bool:
+    # The anchored pattern first: counting words costs more than trying it.
+    return (
+        bool(_NAMED_BYLINE.match(block))
         and not block.rstrip().endswith(".")
-        and bool(_NAMED_BYLINE.match(block))
+        and word_count(block) <= LEAD_MAX_WORDS
     )
 
 
@@ -223,7 +347,14 @@ def _signup(block: str) -> bool:
 
 
 def _caption(block: str) -> bool:
-    return word_count(block) < CAPTION_MAX_WORDS and bool(_CAPTION.match(block))
+    # The anchored pattern first, and a substring test for the credit's label before its
+    # pattern, which scans the whole block: counting words costs more than either.
+    if _CAPTION.match(block):
+        return word_count(block) < CAPTION_MAX_WORDS
+    low = block.lower()
+    if not any(label in low for label in _CREDIT_LABELS):
+        return False
+    return word_count(block) <= CREDITED_MAX_WORDS and bool(_CREDITED.match(block))
 
 
 def _without_related(blocks: list[str]) -> list[str]:
@@ -261,8 +392,45 @@ def _short_links(block: str) -> bool:
     return all(_LIST_ITEM.match(line) and word_count(line) <= RELATED_MAX_WORDS for line in lines)
 
 
+def _before_paywall(blocks: list[str]) -> list[str]:
+    """BLOCKS without a paywall's notice, and without what follows it when that is the lesser
+    part."""
+    for i, block in enumerate(blocks):
+        if _paywall(block):
+            after = sum(map(word_count, blocks[i:]))
+            if after < sum(map(word_count, blocks[:i])) and after <= PAYWALL_PITCH_MAX_WORDS:
+                return blocks[:i]
+            return blocks[:i] + _before_paywall(blocks[i + 1 :])
+    return blocks
+
+
+def _without_closing_bio(blocks: list[str]) -> list[str]:
+    """BLOCKS without the author's biography among the last ones, nor an "About the author"
+    heading there and what follows it."""
+    start = max(1, len(blocks) - BIO_LAST_BLOCKS)
+    for i in range(max(1, start - 1), len(blocks)):
+        if _ABOUT_AUTHOR.match(blocks[i]):
+            return blocks[:i]
+    return blocks[:start] + [block for block in blocks[start:] if not _bio(block)]
+
+
+def _bio(block: str) -> bool:
+    return word_count(block) <= BIO_MAX_WORDS and bool(_BIO.match(block))
+
+
+def _paywall(block: str) -> bool:
+    # Rare: a substring test for the words every cue holds before the regex (a case-insensitive
+    # search of every block would cost a third of the trimming).
+    low = block.lower()
+    if not any(word in low for word in _PAYWALL_WORDS):
+        return False
+    return word_count(block) <= PAYWALL_MAX_WORDS and bool(_PAYWALL.search(block))
+
+
 def _end_matter(block: str) -> bool:
     words = word_count(block)
+    if words < END_MATTER_NOTICE_MAX_WORDS and _NOTICE.match(block):
+        return True
     return (words < END_MATTER_MAX_WORDS and bool(_END_MATTER.search(block))) or (
         words < END_MATTER_EMAIL_MAX_WORDS and bool(_EMAIL.search(block))
     )

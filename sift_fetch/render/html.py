@@ -37,12 +37,14 @@ from sift_fetch.render.after_body import drop_after_body
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.furniture import title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
+from sift_fetch.render.list_wrappers import unwrap_short_lists
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, word_count
 from sift_fetch.render.title import head_title, title_text
+from sift_fetch.render.tree import loose_text
 
 EXTRACT_OPTIONS: dict[str, Any] = {
     # Markdown is written here from trafilatura's element tree (_block_markdown). Asking it for
@@ -324,16 +326,11 @@ def _top_blocks(body: etree._Element) -> list[etree._Element]:
     pending = list(reversed(body))  # a stack: the next block on top
     while pending:
         block = pending.pop()
-        if block.tag == "div" and len(block) and not _loose_text(block):
+        if block.tag == "div" and len(block) and not loose_text(block):
             pending.extend(reversed(block))
         else:
             blocks.append(block)
     return blocks
-
-
-def _loose_text(container: etree._Element) -> bool:
-    """Whether CONTAINER holds text of its own, outside its children."""
-    return bool((container.text or "").strip()) or any((c.tail or "").strip() for c in container)
 
 
 def join_blocks(blocks: list[str]) -> str:
@@ -430,6 +427,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_teasers(tree)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
+    unwrap_short_lists(tree)
     precise = _extract(tree, url)
     if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None

@@ -22,6 +22,14 @@ def test_a_leading_date_byline_or_repost_note_goes() -> None:
     assert _trim(PROSE, PROSE, PROSE, "By the end of May") == [PROSE] * 3 + ["By the end of May"]
 
 
+def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
+    assert _trim("Posted: Thursday, April 21, 2022. 10:11 pm CST.", PROSE) == [PROSE]
+    assert _trim("19.10.2019 07:49 Uhr", PROSE) == [PROSE]
+    # The label alone, its date left in an element the extraction dropped.
+    assert _trim("Posted on", PROSE) == [PROSE]
+    assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
+
+
 def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Photo: a Sungold truss in July", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Video: watering in hot weather") == [PROSE]
@@ -166,3 +174,81 @@ def test_a_byline_that_names_its_author_goes_wherever_it_sits() -> None:
     assert _trim(PROSE, PROSE, PROSE, "Von Georg Kasch", PROSE) == [PROSE] * 4
     # Past the first blocks, a short line that starts with "By" and names no one stays.
     assert _trim(PROSE, PROSE, PROSE, "By the end of May", PROSE)[3] == "By the end of May"
+
+
+def test_a_prompt_to_follow_the_site_on_a_social_network_goes() -> None:
+    follow = "Follow The Daily Gardener on Twitter and Instagram @DailyGardener. Send us a tip."
+    assert _trim(PROSE, follow, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Folgen Sie uns auf Twitter") == [PROSE, PROSE]
+    assert _trim(PROSE, "Síguenos en Telegram, Instagram y Facebook", PROSE) == [PROSE, PROSE]
+    # Someone else's accounts, a listicle's handle line without a call, a quoted post, stay.
+    them = "Want to know more about Jane? Follow them on GitHub or Twitter."
+    assert _trim(PROSE, them, PROSE) == [PROSE, them, PROSE]
+    handle = "Gardener and author of three books on pots. Twitter: @janedoe"
+    assert _trim(PROSE, handle, PROSE) == [PROSE, handle, PROSE]
+    quoted = "> Follow us on Instagram for the first tomatoes of the year! @club"
+    assert _trim(PROSE, quoted, PROSE) == [PROSE, quoted, PROSE]
+
+
+def test_a_paywall_notice_goes_and_the_pitch_after_it() -> None:
+    notice = "To view the full story, please subscribe to The Daily Gardener."
+    pitch = "When you join, you get unlimited digital access to our journalism. Join now to get:"
+    perks = "- Every story in full\n- A seed calendar"
+    assert _trim(PROSE, PROSE, notice, pitch, perks) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "## Sie möchten gerne weiterlesen?", "Registrieren") == [PROSE] * 2
+    assert _trim(PROSE, PROSE, "To view the full story, log in.", "Forgot your password?") == [
+        PROSE,
+        PROSE,
+    ]
+    # Above a story shown in full the notice goes and the story stays.
+    assert _trim(notice, PROSE, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, notice, PROSE, PROSE) == [PROSE, PROSE, PROSE]
+    # In the middle of a long story shown in full, the rest is more than a pitch: it stays.
+    assert _trim(*[PROSE] * 12, notice, *[PROSE] * 8) == [PROSE] * 20
+    # A sentence about a subscription is the article's.
+    about = "The paper had 40,000 readers who paid for its weekly edition."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
+
+
+def test_the_authors_biography_at_the_end_goes() -> None:
+    bio = "Jane Doe is the founder of The Balcony Garden and writes about growing food in flats."
+    assert _trim(PROSE, PROSE, bio) == [PROSE, PROSE]
+    german = "Dr. Erika Muster ist seit 2018 Redakteurin im Ressort Garten."
+    assert _trim(PROSE, PROSE, german) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Die Autorin ist Gärtnerin in Wien.") == [PROSE, PROSE]
+    about = ["## About the author", "She has grown tomatoes on balconies for twenty years."]
+    assert _trim(PROSE, PROSE, *about) == [PROSE, PROSE]
+    # The story's own closing line about someone it names, an institution, or a bio-like
+    # paragraph before the end, stays.
+    story = "Levy said the case was the unit's 16th since it was formed."
+    assert _trim(PROSE, PROSE, story) == [PROSE, PROSE, story]
+    house = "The White House is expected to name a new director next week."
+    assert _trim(PROSE, PROSE, house) == [PROSE, PROSE, house]
+    shop = "Best Buy is where you can find the Founders Edition of the card."
+    assert _trim(PROSE, PROSE, shop) == [PROSE, PROSE, shop]
+    early = [bio, PROSE, PROSE, PROSE, PROSE]
+    assert _trim(*early) == early
+
+
+def test_a_longer_copyright_notice_at_the_end_goes() -> None:
+    notice = (
+        "© 2024, Example News. This article is the copyrighted property of Example News. "
+        "Written permission must be obtained before reprint in online or print media. "
+        "Reprinting content without permission is theft."
+    )
+    assert _trim(PROSE, PROSE, notice) == [PROSE, PROSE]
+    # In the body it is left to the shorter credit rule.
+    assert _trim(PROSE, notice, PROSE) == [PROSE, notice, PROSE]
+
+
+def test_a_caption_that_ends_with_its_credit_goes() -> None:
+    caption = "The first tomatoes of the year at the market on Saturday. Photo: Jane Doe/AFP"
+    assert _trim(PROSE, caption, PROSE) == [PROSE, PROSE]
+    german = "Tomaten auf dem Balkon in Freiburg (Foto: picture alliance/dpa)"
+    assert _trim(PROSE, german, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Jane Doe in her garden. (Picture by John Roe)", PROSE) == [PROSE] * 2
+    # A longer paragraph that names its picture's source, or a sentence about a photo, stays.
+    long = PROSE + " (Foto: Stadt Freiburg)"
+    assert _trim(PROSE, long, PROSE) == [PROSE, long, PROSE]
+    about = "She sold the photo to a local paper for ten pounds."
+    assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
