@@ -18,7 +18,7 @@ full gold text as bench/article_quality.py does. A block is kept when its probab
 (a block the precise extraction kept) or B (one only the balanced extraction kept). Pages where
 the precise extraction is thin keep today's path (balanced extraction refereed by readability).
 `diff` lists, per article page, the blocks where the model and today's clean mode differ.
-README ("What `content` holds") has the figures and why this was not kept.
+docs/clean-mode.md has the figures and why this was not kept.
 """
 
 from __future__ import annotations

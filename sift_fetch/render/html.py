@@ -3,8 +3,8 @@
 `clean` is trafilatura's extraction, focused on precision, with its fallback extractors
 (readability and jusText, consulted where its own result looks thin), and, where it kept little
 of the page, a balanced extraction refereed by readability. It was chosen by measuring it against
-trafilatura's other settings, other open extractors and votes among them (README, "What
-`content` holds"; bench/article_quality.py and bench/clean_quality.py print the figures).
+trafilatura's other settings, other open extractors and votes among them (docs/clean-mode.md;
+bench/article_quality.py and bench/clean_quality.py print the figures).
 Markdown is written block by block from trafilatura's element tree, with its own serializer, so
 that block quotes keep their `>` and code blocks their language, which its Markdown output drops.
 """
