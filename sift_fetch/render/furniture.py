@@ -41,10 +41,11 @@ _END_MATTER = re.compile(
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
-# A block that opens with a copyright sign is end matter at greater length: a reprint policy
-# ("© 2022, Example News. This article is the copyrighted property of ... Written permission
-# must be obtained before reprint ..."). Anywhere else a credit that long may run into prose.
-_NOTICE = re.compile(r"\W*(?:©|\(c\)|copyright\b)", re.I)
+# A block that opens with ©, (c) or "Copyright": a credit or the site's notice when short (the
+# extraction drops those, html.py), and end matter at greater length, a reprint policy ("© 2022,
+# Example News. This article is the copyrighted property of ... Written permission must be
+# obtained before reprint ..."). Anywhere else a credit that long may run into prose.
+COPYRIGHT = re.compile(r"\W*(?:©|\(c\)|copyright\b)", re.I)
 END_MATTER_MAX_WORDS = 30
 END_MATTER_NOTICE_MAX_WORDS = 60
 END_MATTER_EMAIL_MAX_WORDS = 20
@@ -429,7 +430,7 @@ def _paywall(block: str) -> bool:
 
 def _end_matter(block: str) -> bool:
     words = word_count(block)
-    if words < END_MATTER_NOTICE_MAX_WORDS and _NOTICE.match(block):
+    if words < END_MATTER_NOTICE_MAX_WORDS and COPYRIGHT.match(block):
         return True
     return (words < END_MATTER_MAX_WORDS and bool(_END_MATTER.search(block))) or (
         words < END_MATTER_EMAIL_MAX_WORDS and bool(_EMAIL.search(block))
