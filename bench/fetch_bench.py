@@ -92,14 +92,19 @@ allow_ports = [{site_port}]
     return config
 
 
-def start(command: list[str], ready: str, cwd: Path = BENCH.parent) -> subprocess.Popen[bytes]:
+def start(
+    command: list[str], ready: str, cwd: Path = BENCH.parent, *, runner: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """COMMAND under this Python (behind RUNNER, e.g. valgrind, if given), once READY answers."""
     proc = subprocess.Popen(
-        [sys.executable, *command],
+        [*(runner or []), sys.executable, *command],
+        stdout=subprocess.DEVNULL if runner else None,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "SIFT_CONFIG": ""},
         cwd=cwd,
     )
-    for _ in range(600):
+    # Under a RUNNER a process starts tens of times slower.
+    for _ in range(1200 if runner else 600):
         try:
             httpx.get(ready)
             return proc

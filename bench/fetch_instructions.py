@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
-from fetch_bench import BENCH, TOKEN, free_port, local_origin, sift_config
+from fetch_bench import BENCH, TOKEN, free_port, local_origin, sift_config, start
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 
@@ -41,34 +39,8 @@ PARTS = [
 _LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(.*)$")
 
 
-def under_callgrind(command: list[str], out: Path) -> list[str]:
-    return [
-        "valgrind",
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        f"--callgrind-out-file={out}",
-        sys.executable,
-        *command,
-    ]
-
-
-def start(command: list[str], ready: str) -> subprocess.Popen[bytes]:
-    """Like fetch_bench.start, with the slower start of a process under valgrind."""
-    proc = subprocess.Popen(
-        command,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "SIFT_CONFIG": ""},
-        cwd=BENCH.parent,
-    )
-    for _ in range(1200):
-        try:
-            httpx.get(ready)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"{' '.join(command)} did not start")
+def callgrind(out: Path) -> list[str]:
+    return ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
 
 
 def counting(pid: int, on: bool) -> None:
@@ -131,10 +103,11 @@ def main() -> None:
         outs = {"sift": tmp / "sift.callgrind", "bare proxy": tmp / "bare.callgrind"}
         serve = ["-m", "sift_cli", "serve", "--config", str(config)]
         procs = {
-            "sift": start(under_callgrind(serve, outs["sift"]), f"{api}/healthz"),
+            "sift": start(serve, f"{api}/healthz", runner=callgrind(outs["sift"])),
             "bare proxy": start(
-                under_callgrind([str(BENCH / "bare_proxy.py"), str(bare_port)], outs["bare proxy"]),
+                [str(BENCH / "bare_proxy.py"), str(bare_port)],
                 f"{bare}/",
+                runner=callgrind(outs["bare proxy"]),
             ),
         }
         try:
