@@ -114,12 +114,12 @@ def start(
     raise SystemExit(f"{' '.join(command)} did not start")
 
 
-def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 30) -> None:
     """SIGTERM to every process, then wait for each: they stop side by side."""
     for proc in procs:
         proc.send_signal(signal.SIGTERM)
     for proc in procs:
-        proc.wait(timeout=30)
+        proc.wait(timeout=timeout)
 
 
 def cpu_seconds(pid: int) -> float:

@@ -16,19 +16,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
-from fetch_bench import BENCH, TOKEN, free_port, local_origin, sift_config, start
+from fetch_bench import BENCH, TOKEN, free_port, local_origin, sift_config, start, stop
 
 from sift_cli.launchers import exit_cleanly_on_sigterm
 
 # (label, a substring of the C function's name in callgrind_annotate's listing)
 PARTS = [
+    ("in all", "PROGRAM TOTALS"),
     ("orjson dumps", "orjson.cpython"),
     ("  of it, str to UTF-8", "PyUnicode_AsUTF8AndSize"),
     ("SQLite statements", "pysqlite_cursor_execute"),
@@ -120,16 +120,12 @@ def main() -> None:
             for proc in procs.values():
                 counting(proc.pid, False)
         finally:
-            for proc in procs.values():
-                proc.send_signal(signal.SIGTERM)
-            for proc in procs.values():
-                proc.wait(timeout=120)
+            # Under callgrind a process writes its counts as it exits.
+            stop(list(procs.values()), timeout=120)
         counts = {label: inclusive(out) for label, out in outs.items()}
     n = args.requests
     print(f"{n} raw uncached fetches one at a time; thousands of instructions a request")
     print(f"{'':<24}{'sift':>10}{'bare proxy':>12}")
-    total = {label: part(c, "PROGRAM TOTALS") for label, c in counts.items()}
-    print(f"{'in all':<24}{total['sift'] / n / 1000:>10.0f}{total['bare proxy'] / n / 1000:>12.0f}")
     for label, needle in PARTS:
         sift, proxy = (part(counts[k], needle) / n / 1000 for k in ("sift", "bare proxy"))
         print(f"{label:<24}{sift:>10.0f}{proxy:>12.0f}")
