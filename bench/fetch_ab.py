@@ -9,7 +9,7 @@ one B/A ratio of throughput, so the drift falls on both sides of it; the median 
 those ratios are the answer, with each side's requests per second and CPU per request.
 
     .venv/bin/python bench/fetch_ab.py [--base HEAD] [--bursts 40] [--requests 100]
-        [--concurrency 1] [--mode raw] [--store postgresql://…]
+        [--concurrency 1] [--mode raw] [--store postgresql://…] [--cache-mb 4]
 """
 
 from __future__ import annotations
@@ -91,6 +91,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--mode", default="raw", choices=["raw", "clean"])
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file each)")
+    parser.add_argument(
+        "--cache-mb",
+        type=int,
+        help="the shared cache's budget in MiB, small enough to fill (default: the config's)",
+    )
     args = parser.parse_args()
     exit_cleanly_on_sigterm()  # a killed bench stops the servers it started
     with (
@@ -105,7 +110,9 @@ def main() -> None:
                 port = free_port()
                 api = f"http://127.0.0.1:{port}"
                 (Path(name) / side).mkdir()
-                config = sift_config(Path(name) / side, port, origin.port, args.store)
+                config = sift_config(
+                    Path(name) / side, port, origin.port, args.store, args.cache_mb
+                )
                 # `python -m` puts the working directory first on sys.path: each side runs the
                 # packages of its own tree.
                 serve = ["-m", "sift_cli", "serve", "--config", str(config)]

@@ -69,7 +69,12 @@ def site_pages(root: Path) -> list[str]:
     return pages
 
 
-def sift_config(tmp: Path, api_port: int, site_port: int, store: str | None = None) -> Path:
+def sift_config(
+    tmp: Path, api_port: int, site_port: int, store: str | None = None, cache_mb: int | None = None
+) -> Path:
+    """A config with the gates raised above the load; CACHE_MB, a shared cache that small (so a
+    run measures a full cache, evicting as it puts, as a long-running service's is)."""
+    cache = f"cache_max_bytes = {cache_mb * 1024 * 1024}" if cache_mb else ""
     config = tmp / "sift.toml"
     config.write_text(
         f"""
@@ -84,6 +89,7 @@ token_sha256 = "{token_hash(TOKEN)}"
 global = 256
 per_host = 256
 per_caller = 256
+{cache}
 [guard]
 allow_cidrs = ["127.0.0.1/32"]
 allow_ports = [{site_port}]
@@ -297,6 +303,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--store", help="a PostgreSQL URL (default: a new SQLite file)")
     parser.add_argument(
+        "--cache-mb",
+        type=int,
+        help="the shared cache's budget in MiB, small enough to fill (default: the config's)",
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
@@ -314,7 +325,7 @@ def main() -> None:
         api_port, bare_port = free_port(), free_port()
         api = f"http://127.0.0.1:{api_port}"
         bare = f"http://127.0.0.1:{bare_port}"
-        config = sift_config(Path(name), api_port, origin.port, args.store)
+        config = sift_config(Path(name), api_port, origin.port, args.store, args.cache_mb)
         procs: list[subprocess.Popen[bytes]] = []
         try:
             started = time.perf_counter()

@@ -30,7 +30,8 @@ fetch_cache = sa.Table(
     sa.Column("created_at", sa.Double(), nullable=False),
     sa.Column("expires_at", sa.Double(), nullable=False),
     sa.Column("last_used", sa.Double(), nullable=False),
-    sa.Index("ix_fetch_cache_last_used", "last_used"),
+    # Covering for eviction, which reads victims' sizes in LRU order (migration 0010).
+    sa.Index("ix_fetch_cache_lru", "last_used", "key", "nbytes"),
     sa.Index("ix_fetch_cache_expires_at", "expires_at"),
 )
 
@@ -50,6 +51,15 @@ _EVICT_BATCH = 64
 # evicts once every few hundred puts rather than on every put (an eviction was a third of the
 # store's work a fetch under bench/fetch_bench.py once the cache had filled).
 LOW_WATER = 15 / 16
+
+# Eviction's candidates: small pages in last_used order, read from the covering index alone
+# (psycopg would otherwise fetch the whole table into memory to read the first few rows).
+LRU_BATCH = (
+    sa.select(fetch_cache.c.key, fetch_cache.c.nbytes)
+    .where(fetch_cache.c.key != sa.bindparam("keep"))
+    .order_by(fetch_cache.c.last_used, fetch_cache.c.key)
+    .limit(_EVICT_BATCH)
+)
 
 # The statements every fetch runs (sift_store.prepared).
 _GET = Prepared(
@@ -259,14 +269,7 @@ def _evict(conn: Connection, excess: int, *, keep: str, now: float) -> int:
         ).scalars()
     )
     while freed < excess:
-        # Small pages in last_used order (the index): psycopg would otherwise fetch the whole
-        # table into memory to read the first few rows.
-        batch = conn.execute(
-            sa.select(fetch_cache.c.key, fetch_cache.c.nbytes)
-            .where(fetch_cache.c.key != keep)
-            .order_by(fetch_cache.c.last_used, fetch_cache.c.key)
-            .limit(_EVICT_BATCH)
-        ).all()
+        batch = conn.execute(LRU_BATCH, {"keep": keep}).all()
         if not batch:
             break
         victims = []

@@ -224,6 +224,10 @@ def _sqlite_engine(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
         cur.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         cur.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cur.execute("PRAGMA foreign_keys=ON")
+        # Debian's and other distributions' SQLite is built to zero every deleted byte, which
+        # writes a replaced or evicted cache entry's pages out again (an eviction's commit: 17
+        # ms instead of 0.5). FAST zeros what it can without more I/O.
+        cur.execute("PRAGMA secure_delete=FAST")
         cur.close()
 
     @event.listens_for(engine, "begin")

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import sqlalchemy as sa
 
 from sift_store.cache import (
+    LRU_BATCH,
     CacheHit,
     cache_bytes,
     cache_get,
@@ -88,6 +89,18 @@ def test_a_full_cache_frees_down_to_its_low_water_mark(store: Store) -> None:
     cache_put(store, "k17", "standard", _env("17"), 600, budget, T0 + 17)
     assert len(cached_keys(store)) == 16
     assert cache_bytes(store) == budget == cached_bytes(store)
+
+
+def test_eviction_reads_its_candidates_from_the_index_alone(sqlite_store: Store) -> None:
+    """On SQLite a row's nbytes lies after its envelope: read from the table, each candidate's
+    size would walk the envelope's overflow pages."""
+    sql = LRU_BATCH.params(keep="k").compile(
+        dialect=sqlite_store.engine.dialect, compile_kwargs={"literal_binds": True}
+    )
+    with sqlite_store.read() as conn:
+        plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+    assert "COVERING INDEX ix_fetch_cache_lru" in plan
+    assert "TEMP B-TREE" not in plan  # the index gives the order too
 
 
 def test_expired_entries_are_evicted_before_live_ones(store: Store) -> None:
