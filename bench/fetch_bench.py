@@ -230,7 +230,10 @@ async def fill_cache(api: str, site: str, pages: list[str], mb: int) -> int:
                     for u in batch
                 )
             )
-            total += sum(len(r.content) for r in answers)
+            for r in answers:
+                if r.status_code != 200:
+                    raise SystemExit(f"filling the cache: {r.status_code}: {r.text[:200]}")
+                total += len(r.content)
             sent += len(batch)
     return sent
 
