@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import signal
 import socket
@@ -217,25 +218,16 @@ def proxied(client: httpx.AsyncClient, endpoint: str, mode: str) -> Send:
 
 
 async def fill_cache(api: str, site: str, pages: list[str], mb: int) -> int:
-    """Fresh raw fetches through API until their envelopes add up to more than MB MiB (the
-    shared cache's budget), so that every measured put evicts; returns how many it sent."""
-    sent, total = 0, 0
-    auth = {"Authorization": f"Bearer {TOKEN}"}
+    """Fresh raw fetches through API, eight at a time, until their pages add up to a tenth more
+    than MB MiB (the shared cache's budget; an envelope holds at least its page), so that every
+    measured put evicts; returns how many it sent."""
     async with httpx.AsyncClient(timeout=60) as client:
-        while total <= mb * 1024 * 1024 * 1.1:
-            batch = [f"{site}/{pages[(sent + i) % len(pages)]}?fill={sent + i}" for i in range(8)]
-            answers = await asyncio.gather(
-                *(
-                    client.post(f"{api}/v1/fetch", json={"url": u, "mode": "raw"}, headers=auth)
-                    for u in batch
-                )
-            )
-            for r in answers:
-                if r.status_code != 200:
-                    raise SystemExit(f"filling the cache: {r.status_code}: {r.text[:200]}")
-                total += len(r.content)
-            sent += len(batch)
-    return sent
+        sizes = [len((await client.get(f"{site}/{page}")).content) for page in pages]
+        n = math.ceil(mb * 1024 * 1024 * 1.1 / statistics.mean(sizes))
+        urls = [f"{site}/{pages[i % len(pages)]}?fill={i}" for i in range(n)]
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        await run(urls, 8, poster(client, f"{api}/v1/fetch", "raw", auth))
+    return n
 
 
 # (label, comparator label): each case's throughput is shown as a share of its comparator's.
