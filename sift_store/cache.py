@@ -52,7 +52,7 @@ _EVICT_BATCH = 64
 # store's work a fetch under bench/fetch_bench.py once the cache had filled).
 LOW_WATER = 15 / 16
 
-# Eviction's candidates: small pages in last_used order, read from the covering index alone
+# Eviction's candidates, _EVICT_BATCH at a time in last_used order, from the covering index alone
 # (psycopg would otherwise fetch the whole table into memory to read the first few rows).
 LRU_BATCH = (
     sa.select(fetch_cache.c.key, fetch_cache.c.nbytes)
