@@ -415,18 +415,19 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     opinion, and readability the referee: of the two, the one closer to readability's main
     content wins. A balanced extraction alone, taken whenever it found much more, also took a
     paywalled teaser's page furniture for the article. Not `thorough` (a very large page): one
-    extraction, without trafilatura's fallbacks. HTML is the page's source, searched first by
+    extraction, without trafilatura's fallbacks; the rules on the tree, linear and a small part
+    of one extraction's cost, apply to every page. HTML is the page's source, searched first by
     rules whose mark is rare (nutrition facts), so that their XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
     _keep_tails_of_empty(tree)
     join_split_body(tree)
-    if not thorough:
-        return _extract(tree, url, fast=True) or None
     drop_teasers(tree)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     unwrap_short_lists(tree)
+    if not thorough:
+        return _extract(tree, url, fast=True) or None
     precise = _extract(tree, url)
     if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None

@@ -4,6 +4,7 @@ lists: sources on other sites, items that say more than their link, a long round
 from __future__ import annotations
 
 from sift_fetch.render import render
+from sift_fetch.render.html import THOROUGH_MAX_ELEMENTS
 from sift_fetch.target import Target
 from tests.render.conftest import ARTICLE_URL, make_doc
 
@@ -17,13 +18,13 @@ nitrogen, or the plants grow leaves at the expense of the fruit you planted them
 """
 
 
-def _page(extra: str) -> str:
+def _page(extra: str, padding: str = "") -> str:
     return f"""<!doctype html><html><head><title>Growing tomatoes</title></head><body>
     <nav><a href="/">Home</a> <a href="/guides">Guides</a></nav>
     <article><h1>Growing tomatoes</h1><div class="entry-content">{ARTICLE}{extra}
     <p>Pick the fruits when they are fully colored and give slightly to a gentle squeeze.</p>
     </div></article>
-    <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
+    <footer><p>About us. Contact. Privacy policy.</p>{padding}</footer></body></html>"""
 
 
 def _clean(html: str) -> str:
@@ -44,6 +45,19 @@ def test_a_list_of_links_to_the_sites_other_pages_is_left_out() -> None:
     assert "rotating your crops" not in content
     assert "six to eight hours" in content
     assert "Pick the fruits" in content
+
+
+def test_a_very_large_page_loses_such_a_list_too() -> None:
+    # Past THOROUGH_MAX_ELEMENTS clean mode runs one extraction without fallbacks; the rules on
+    # the tree still apply.
+    more = """<div class="heading">More from the garden</div><ul>
+    <li>Peppers: <a href="/guides/peppers">how to grow sweet peppers in pots</a></li>
+    <li>What a small plot teaches about <a href="/guides/rotation">rotating your crops</a></li>
+    </ul>"""
+    content = _clean(_page(more, padding="<i></i>" * THOROUGH_MAX_ELEMENTS))
+    assert "sweet peppers" not in content
+    assert "rotating your crops" not in content
+    assert "six to eight hours" in content
 
 
 def test_a_list_of_links_to_other_sites_stays() -> None:
