@@ -59,7 +59,7 @@ def tuning_corpus(tune: Path, limit: int) -> None:
     print()
 
 
-def _words_only(text: str) -> str:
+def words_only(text: str) -> str:
     """As the corpus's score.py compares: Markdown markup and whitespace do not count."""
     return re.sub(r"\s+", " ", re.sub(r"[*_`#>|\\]", "", text)).strip()
 
@@ -70,9 +70,9 @@ def leaks(tune: Path, limit: int) -> None:
     cut: Counter[str] = Counter()
     for url, spec in list(evaldata.items())[: limit or None]:
         html = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
-        text = _words_only(sift(html.decode("utf-8", "replace"), url))
-        leaked.update(kind(s) for s in spec["without"] if _words_only(s) in text)
-        cut.update(kind(s) for s in spec["with"] if _words_only(s) not in text)
+        text = words_only(sift(html.decode("utf-8", "replace"), url))
+        leaked.update(kind(s) for s in spec["without"] if words_only(s) in text)
+        cut.update(kind(s) for s in spec["with"] if words_only(s) not in text)
     print(f"sift clean on {tune.name}: snippets that leaked, and that were cut, by kind")
     print("leaked: " + "  ".join(f"{name} {n}" for name, n in leaked.most_common()))
     print("cut:    " + "  ".join(f"{name} {n}" for name, n in cut.most_common()))
