@@ -1,5 +1,5 @@
-"""What trafilatura took from outside the article's container after the article's last long
-paragraph, dropped from its result.
+"""What trafilatura took after the article's last long paragraph from outside the article's
+element, or in short lines of another template, dropped from its result.
 
 trafilatura takes the article from the first container its XPath expressions find, and some
 sites' containers hold more than the article: a credit card's offer box and a newsletter's
@@ -16,6 +16,12 @@ result keeps it for the elements it reuses) and their text; a block that cannot 
 neither evidence nor exception. Guards: the body needs MIN_LONG long paragraphs, and what
 would go may not outweigh what stays (a recipe's steps after its introduction, a gift guide's
 items after its lead).
+
+Inside the body, a site's own lines close many articles: "Source: dpa", "Was this article
+helpful?", a comment count's heading, a picture credit. The article's paragraphs share a
+template (their tag and class, and their parent's), and such a line has another; so, from the
+end back, short paragraphs and headings (TAIL_MAX_WORDS at most) whose source is of no long
+paragraph's template go, up to the first block that is the article's, longer, or not found.
 """
 
 from __future__ import annotations
@@ -34,6 +40,10 @@ LONGS_READ = 5
 BODY_SHARE = 0.67
 # The dropped part's words at most this share of the kept part's.
 MAX_DROPPED_SHARE = 1.0
+# A block that closes the extraction, from an element of another template than the article's
+# long paragraphs, goes up to this length: a source line, a comment count's heading, "Was
+# this article helpful?". Longer, it may be the article's last word set apart.
+TAIL_MAX_WORDS = 15
 # The source elements an extracted block can come from, by line; an index of every element
 # would cost more than all the rest of this.
 _BLOCK_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dd", "dt")
@@ -42,20 +52,33 @@ _HEAD_CHARS = 60
 
 
 def drop_after_body(body: etree._Element, tree: HtmlElement) -> None:
-    """Drop from BODY (trafilatura's result for TREE) what follows the article outside it."""
+    """Drop from BODY (trafilatura's result for TREE) what follows the article outside it, then
+    the short blocks that close it in another template than its paragraphs."""
     blocks = list(body)
-    longs = _last_long_paragraphs(blocks)
+    longs = _long_paragraphs(blocks)
     if len(longs) < MIN_LONG or longs[-1][0] == len(blocks) - 1:
         return
     sources = _Sources(tree)
-    last = sources.find(blocks[longs[-1][0]], longs[-1][1])
-    if last is None:
-        return
     found = [(sources.find(blocks[i], text), words) for i, text, words in longs]
-    article = _article_body(last, found)
-    if article is None:
-        return
-    for i in range(longs[-1][0] + 1, len(blocks)):
+    last = found[-1][0]
+    article = None if last is None else _article_body(last, found[-LONGS_READ:])
+    if article is not None:
+        _drop_outside(body, blocks, longs[-1][0], article, sources)
+    placed = [source for source, _ in found if source is not None]
+    if len(placed) >= MIN_LONG:
+        _drop_foreign_tail(body, sources, {_template(source) for source in placed})
+
+
+def _drop_outside(
+    body: etree._Element,
+    blocks: list[etree._Element],
+    last_long: int,
+    article: HtmlElement,
+    sources: _Sources,
+) -> None:
+    """From the first block after LAST_LONG whose source lies outside ARTICLE, every block goes,
+    unless that outweighs what stays."""
+    for i in range(last_long + 1, len(blocks)):
         source = sources.find(blocks[i], _text(blocks[i]))
         if source is None or inside(source, article):
             continue
@@ -66,19 +89,42 @@ def drop_after_body(body: etree._Element, tree: HtmlElement) -> None:
         return
 
 
-def _last_long_paragraphs(blocks: list[etree._Element]) -> list[tuple[int, str, int]]:
-    """The last LONGS_READ long paragraphs of BLOCKS, in order: (index, text, words)."""
-    longs: list[tuple[int, str, int]] = []
-    for i in range(len(blocks) - 1, -1, -1):
-        if blocks[i].tag != "p":
+def _drop_foreign_tail(
+    body: etree._Element, sources: _Sources, templates: set[tuple[str, ...]]
+) -> None:
+    """Drop the short paragraphs and headings that end BODY and whose source is of none of
+    TEMPLATES (the article's long paragraphs', `_template`)."""
+    for block in reversed(list(body)):
+        text = _text(block)
+        if not text:
             continue
-        text = _text(blocks[i])
-        words = word_count(text)
-        if words >= LONG_WORDS:
-            longs.append((i, text, words))
-            if len(longs) == LONGS_READ:
-                break
-    return longs[::-1]
+        if block.tag not in ("p", "head") or word_count(text) > TAIL_MAX_WORDS:
+            return
+        source = sources.find(block, text)
+        if source is None or _template(source) in templates:
+            return
+        body.remove(block)
+
+
+def _template(element: HtmlElement) -> tuple[str, ...]:
+    """What an element's siblings in one template share: its tag and class, and its parent's."""
+    parent = element.getparent()
+    own = (str(element.tag), element.get("class") or "")
+    if parent is None:
+        return own
+    return (*own, str(parent.tag), parent.get("class") or "")
+
+
+def _long_paragraphs(blocks: list[etree._Element]) -> list[tuple[int, str, int]]:
+    """The long paragraphs of BLOCKS, in order: (index, text, words)."""
+    longs = []
+    for i, block in enumerate(blocks):
+        if block.tag == "p":
+            text = _text(block)
+            words = word_count(text)
+            if words >= LONG_WORDS:
+                longs.append((i, text, words))
+    return longs
 
 
 def _article_body(

@@ -1,5 +1,6 @@
 """Clean mode drops what trafilatura took from outside the article's own element after the
-article's last long paragraph, and keeps the article's end and a recipe's steps."""
+article's last long paragraph, and the short lines that close it in another template than its
+paragraphs; it keeps the article's end and a recipe's steps."""
 
 from __future__ import annotations
 
@@ -66,3 +67,24 @@ def test_what_outweighs_the_article_stays() -> None:
     content = _clean(_page(BODY, f'<div class="recipe-steps">\n{steps}</div>'))
     assert "Step 1: stir the porridge" in content
     assert "Step 5: stir the porridge" in content
+
+
+def test_short_closing_lines_of_another_template_go() -> None:
+    closing = """<p class="article-source">Source: Reuters, Oneworld press office</p>
+<p class="helpful-prompt">Was this article helpful?</p>"""
+    content = _clean(_page(BODY + closing, ""))
+    assert "Source: Reuters" not in content
+    assert "Was this article helpful?" not in content
+    assert "The possibilities are tremendous" in content
+
+
+def test_closing_lines_of_the_articles_template_or_longer_ones_stay() -> None:
+    note = (
+        '<p class="editor-note">Editor\'s note: this story was updated on Friday with the '
+        "airline's new date and comments from its chief executive.</p>"
+    )
+    signoff = "<p>Safe travels, everyone.</p>"
+    content = _clean(_page(BODY + note + signoff, ""))
+    assert "Safe travels, everyone." in content
+    content = _clean(_page(BODY + note, ""))
+    assert "Editor's note: this story was updated" in content
