@@ -21,7 +21,9 @@ Inside the body, a site's own lines close many articles: "Source: dpa", "Was thi
 helpful?", a comment count's heading, a picture credit. The article's paragraphs share a
 template (their tag and class, and their parent's), and such a line has another; so, from the
 end back, short paragraphs and headings (TAIL_MAX_WORDS at most) whose source is of no long
-paragraph's template go, up to the first block that is the article's, longer, or not found.
+paragraph's template go, up to the first block that is the article's, longer, of another kind
+(a list, a code block) or not found; MIN_LONG long paragraphs must be found for their
+templates to count.
 """
 
 from __future__ import annotations
