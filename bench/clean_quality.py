@@ -20,6 +20,8 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 import trafilatura
@@ -64,13 +66,19 @@ def words_only(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[*_`#>|\\]", "", text)).strip()
 
 
-def leaks(tune: Path, limit: int) -> None:
+def tuning_pages(tune: Path) -> Iterator[tuple[str, dict[str, list[str]], str]]:
+    """The tuning corpus's pages as its score.py reads them: (URL, snippets, HTML)."""
     evaldata = json.loads((tune / "evaldata.json").read_text("utf-8"))
+    for url, spec in evaldata.items():
+        html = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
+        yield url, spec, html.decode("utf-8", "replace")
+
+
+def leaks(tune: Path, limit: int) -> None:
     leaked: Counter[str] = Counter()
     cut: Counter[str] = Counter()
-    for url, spec in list(evaldata.items())[: limit or None]:
-        html = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
-        text = words_only(sift(html.decode("utf-8", "replace"), url))
+    for url, spec, html in islice(tuning_pages(tune), limit or None):
+        text = words_only(sift(html, url))
         leaked.update(kind(s) for s in spec["without"] if words_only(s) in text)
         cut.update(kind(s) for s in spec["with"] if words_only(s) not in text)
     print(f"sift clean on {tune.name}: snippets that leaked, and that were cut, by kind")

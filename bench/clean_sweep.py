@@ -18,7 +18,6 @@ came and went.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
 import sys
@@ -28,20 +27,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.article_quality import ARTICLES, load_pages, precision_recall
-from bench.clean_quality import sift, words_only
+from bench.clean_quality import sift, tuning_pages, words_only
 
 ROOT = Path(__file__).resolve().parent.parent
 # A page: its key ("t:" and the tuning URL, or "a:" and the article's gold file), URL and HTML.
 Page = tuple[str, str, str]
-
-
-def tuning_pages(tune: Path) -> tuple[dict[str, dict[str, list[str]]], list[Page]]:
-    evaldata = json.loads((tune / "evaldata.json").read_text("utf-8"))
-    pages = []
-    for url, spec in evaldata.items():
-        raw = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
-        pages.append((f"t:{url}", url, raw.decode("utf-8", "replace")))
-    return evaldata, pages
+Snippets = dict[str, dict[str, list[str]]]
 
 
 def render(page: Page) -> tuple[str, str]:
@@ -49,24 +40,27 @@ def render(page: Page) -> tuple[str, str]:
     return key, sift(html, url)
 
 
-def tuning_score(evaldata: dict[str, dict[str, list[str]]], outputs: dict[str, str]) -> str:
+def tuning_score(evaldata: Snippets, outputs: dict[str, str]) -> str:
     found = missed = leaked = 0
     for url, spec in evaldata.items():
         text = words_only(outputs[f"t:{url}"])
         hits = sum(words_only(s) in text for s in spec["with"])
         found, missed = found + hits, missed + len(spec["with"]) - hits
         leaked += sum(words_only(s) in text for s in spec["without"])
-    p, r = found / max(found + leaked, 1), found / max(found + missed, 1)
-    return f"P {p:.4f}  R {r:.4f}  F1 {2 * p * r / max(p + r, 1e-9):.4f}"
+    return _figures(found / max(found + leaked, 1), found / max(found + missed, 1))
 
 
 def article_score(scores: list[tuple[float, float]]) -> str:
     p, r = statistics.mean(s[0] for s in scores), statistics.mean(s[1] for s in scores)
-    return f"P {p:.4f}  R {r:.4f}  F1 {2 * p * r / max(p + r, 1e-9):.4f}  ({len(scores)} pages)"
+    return f"{_figures(p, r)}  ({len(scores)} pages)"
+
+
+def _figures(p: float, r: float) -> str:
+    return f"P {p:.4f}  R {r:.4f}  F1 {2 * p * r / max(p + r, 1e-9):.4f}"
 
 
 def compare(
-    evaldata: dict[str, dict[str, list[str]]],
+    evaldata: Snippets,
     golds: dict[str, str],
     before: dict[str, str],
     after: dict[str, str],
@@ -104,7 +98,11 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="keep every output in this JSON file")
     parser.add_argument("--against", type=Path, help="list what moved since this saved run")
     args = parser.parse_args()
-    evaldata, pages = tuning_pages(args.tune)
+    evaldata: Snippets = {}
+    pages: list[Page] = []
+    for url, spec, html in tuning_pages(args.tune):
+        evaldata[url] = spec
+        pages.append((f"t:{url}", url, html))
     articles = load_pages(args.tune)
     rounds = json.loads((ARTICLES / "index.json").read_text())
     golds = {name: gold for name, _, _, gold in articles}
