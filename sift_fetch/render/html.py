@@ -35,6 +35,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.after_body import drop_after_body
 from sift_fetch.render.context import html_meta
+from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.list_wrappers import unwrap_short_lists
@@ -286,6 +287,8 @@ def _block_markdown(block: etree._Element) -> str:
     wrapper = etree.Element("body")
     wrapper.append(block)
     text = xmltotxt(wrapper, include_formatting=True).strip()
+    if block.tag != "code":
+        text = drop_needless_escapes(text)
     if block.tag in ("p", "head"):
         # The serializer keeps the source's line breaks and indentation in the text after an
         # inline element; in a paragraph they are a space, as a browser shows them (a <br>

@@ -368,6 +368,25 @@ click==7.0</code></pre><p>{intro}</p></article></body></html>"""
     assert lines[fence + 1 : fence + 4] == ["flask==1.0.3", "click==7.0", "```"]
 
 
+def test_clean_writes_identifiers_as_the_page_does() -> None:
+    intro = "The client opens a socket to the host it was given and sends one request. " * 4
+    page = f"""<html><head><title>Sockets</title></head><body><article><h1>Sockets</h1>
+    <p>{intro}</p>
+    <p>Set target_host and target_port first, or mail jane_doe@example.org; a __dunder__ name,
+    a *star* and a ____ blank stay escaped where Markdown would read them.</p>
+    <table><tr><th>name</th><th>use</th></tr><tr><td>http_response_len</td><td>bytes</td></tr>
+    </table><p>Call <code>socket.AF_INET</code> as is; {intro}</p></article></body></html>"""
+    doc = make_doc(page, "text/html")
+    text = render(doc, Target(doc.url), 10_000).content
+    assert "Set target_host and target_port first, or mail jane_doe@example.org;" in text
+    # Where an underscore or a star could open emphasis, the escape is kept; a lone run of
+    # underscores between spaces reads as itself.
+    assert "a \\_\\_dunder\\_\\_ name" in text and "a \\*star\\*" in text
+    assert "and a ____ blank" in text
+    assert "| http_response_len | bytes |" in text.split("\n")
+    assert "`socket.AF_INET`" in text
+
+
 def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() -> None:
     prose = (
         "Copyright law in most countries protects a photograph for seventy years after the death"
