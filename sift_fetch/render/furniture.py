@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from sift_fetch.render.text import fence_step, word_count, words
+from sift_fetch.render.text import split_blocks, word_count, words
 
 # "This article originally appeared in ...": a lead note, or end matter.
 _REPOSTED_CUE = r"originally (?:appeared|published|ran)|first (?:appeared|published)"
@@ -247,7 +247,7 @@ RELATED_MAX_WORDS = 25  # a "Related: ..." line, or an item of the list after a 
 def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     """MARKDOWN without what frames the article. TITLES are the page's titles, as `title_words`
     gives them. Never empties it: a page that is all furniture keeps its text."""
-    blocks = _split_blocks(markdown)
+    blocks = split_blocks(markdown)
     blocks = [
         block
         for i, block in enumerate(blocks)
@@ -263,20 +263,6 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     blocks = _without_closing_bio(blocks) or blocks
     blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
     return "\n\n".join(blocks) or markdown
-
-
-def _split_blocks(markdown: str) -> list[str]:
-    """Blocks split at blank lines, a fenced code block kept whole even where it has some."""
-    blocks: list[str] = []
-    fence: str | None = None
-    for chunk in markdown.split("\n\n"):
-        if fence is not None:
-            blocks[-1] += "\n\n" + chunk
-        else:
-            blocks.append(chunk)
-        for line in chunk.split("\n"):
-            fence, _ = fence_step(line, fence)
-    return blocks
 
 
 def title_words(title: str) -> str:

@@ -35,6 +35,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.after_body import drop_after_body
 from sift_fetch.render.context import html_meta
+from sift_fetch.render.declared_body import declared_body, hold_to_declared
 from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
@@ -459,9 +460,12 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
     elements = element_count(tree) if mode == "clean" else 0
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
         thorough = elements <= THOROUGH_MAX_ELEMENTS
+        declared = declared_body(tree)  # before clean mode changes the tree
         markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
         if markdown:
             markdown = trim_furniture(markdown, page_titles(tree, title))
+            if declared:
+                markdown = hold_to_declared(markdown, declared)
             headings = markdown_headings(markdown)
             return Body(text=markdown, title=title, headings=headings, meta=meta)
         # No main content found (a link hub, a tiny page): all the text beats nothing.

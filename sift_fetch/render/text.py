@@ -32,6 +32,20 @@ def fence_step(line: str, fence: str | None) -> tuple[str | None, bool]:
     return (None if stripped.startswith(fence) else fence), True
 
 
+def split_blocks(markdown: str) -> list[str]:
+    """Blocks split at blank lines, a fenced code block kept whole even where it has some."""
+    blocks: list[str] = []
+    fence: str | None = None
+    for chunk in markdown.split("\n\n"):
+        if fence is not None:
+            blocks[-1] += "\n\n" + chunk
+        else:
+            blocks.append(chunk)
+        for line in chunk.split("\n"):
+            fence, _ = fence_step(line, fence)
+    return blocks
+
+
 def markdown_headings(text: str) -> list[Heading]:
     """ATX headings (`## Title`) outside fenced code blocks."""
     headings: list[Heading] = []

@@ -1,0 +1,102 @@
+"""The article's text as the page itself declares it, and clean text held to it.
+
+News sites often state their article's text in schema.org metadata: a JSON-LD `articleBody`,
+written by the publisher's CMS from the story alone, without the byline, captions, teasers or
+the site's notices around it. Where clean mode's long paragraphs are all in that text, the page
+has declared its whole article, and a block of clean text that is mostly not in it came from
+around the article (a deck, a caption and its credit, the site's notices): it goes, but for
+a heading among the declared blocks, as CMSs often keep subheadings out of the field. Where
+they are not (a teaser's first lines, another story's body,
+a body the CMS cut short), the declaration says nothing about this page and nothing changes.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+
+from lxml.html import HtmlElement
+
+from sift_fetch.render.text import split_blocks, word_count
+
+# JSON-LD blocks are read only when this size or under: a declaration is a few KB of text, and
+# parsing is linear in any case.
+MAX_SCRIPT_CHARS = 2_000_000
+# A declaration this short is a summary, not the article.
+MIN_BODY_WORDS = 50
+# Clean text's paragraphs of this many words or more are the article's evidence...
+LONG_WORDS = 30
+# ...and the declaration counts when this share of their 4-grams is in it.
+COVERED = 0.9
+# A block goes when under this share of its 4-grams is in the declaration. A block of under four
+# words has no 4-gram, says too little to judge (a heading, a dateline) and stays.
+KEPT = 0.5
+
+_SCRIPTS = "//script[@type='application/ld+json']/text()"
+_TAG = re.compile(r"<[^>]*>")
+_WORD = re.compile(r"\w+")
+
+
+def declared_body(tree: HtmlElement) -> str | None:
+    """The longest `articleBody` of the page's JSON-LD, as text; None when there is none or
+    it is a summary."""
+    best = ""
+    for script in tree.xpath(_SCRIPTS):
+        if "articleBody" not in script or len(script) > MAX_SCRIPT_CHARS:
+            continue
+        try:
+            data = json.loads(script)
+        except (ValueError, RecursionError):
+            continue  # a CMS's broken JSON is common, and declares nothing
+        for body in _bodies(data):
+            best = max(best, body, key=len)
+    # Some CMSs put the story's HTML in the field.
+    text = html.unescape(_TAG.sub(" ", best))
+    return text if word_count(text) >= MIN_BODY_WORDS else None
+
+
+def _bodies(data: object) -> Iterator[str]:
+    pending = [data]  # a stack, not recursion: the JSON may nest as deep as the parser allows
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key == "articleBody" and isinstance(value, str):
+                    yield value
+                elif isinstance(value, dict | list):
+                    pending.append(value)
+        elif isinstance(item, list):
+            pending.extend(item)
+
+
+def hold_to_declared(markdown: str, body: str) -> str:
+    """MARKDOWN without the blocks that are mostly not in BODY, when its long paragraphs are in
+    BODY; otherwise MARKDOWN as it is. Never empties it."""
+    declared = _shingles(body)
+    blocks = split_blocks(markdown)
+    shingled = [_shingles(block) for block in blocks]
+    evidence = [
+        grams
+        for block, grams in zip(blocks, shingled, strict=True)
+        if word_count(block) >= LONG_WORDS
+    ]
+    total = sum(len(grams) for grams in evidence)
+    if not total or sum(len(grams & declared) for grams in evidence) < COVERED * total:
+        return markdown
+    inside = [not grams or len(grams & declared) >= KEPT * len(grams) for grams in shingled]
+    solid = [i for i, grams in enumerate(shingled) if grams and inside[i]]
+    # A CMS often keeps the story's subheadings out of the field: a heading among the declared
+    # blocks is the article's own. Before or after them it is a deck or a teaser's.
+    kept = [
+        block
+        for i, block in enumerate(blocks)
+        if inside[i] or (solid[0] < i < solid[-1] and block.startswith("#"))
+    ]
+    return "\n\n".join(kept) or markdown
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.casefold())
+    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
