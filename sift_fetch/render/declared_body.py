@@ -6,8 +6,10 @@ the site's notices around it. Where clean mode's long paragraphs are all in that
 has declared its whole article, and a block of clean text that is mostly not in it came from
 around the article (a deck, a caption and its credit, the site's notices): it goes, but for
 a heading among the declared blocks, as CMSs often keep subheadings out of the field. Where
-they are not (a teaser's first lines, another story's body,
-a body the CMS cut short), the declaration says nothing about this page and nothing changes.
+they are not (a teaser's first lines, another story's body, a body the CMS cut short), the
+declaration says nothing about the blocks, and they stay. Where clean text holds little of the
+declaration and is much shorter (the story is drawn by JavaScript, and the page without it
+shows a caption or a teaser), the declared text is the article.
 """
 
 from __future__ import annotations
@@ -33,16 +35,21 @@ COVERED = 0.9
 # A block goes when under this share of its 4-grams is in the declaration. A block of under four
 # words has no 4-gram, says too little to judge (a heading, a dateline) and stays.
 KEPT = 0.5
+# Clean text that holds under this share of the declaration's 4-grams, and has under this share
+# of its words, missed the article.
+LOST = 0.5
 
 _SCRIPTS = "//script[@type='application/ld+json']/text()"
 _TAG = re.compile(r"<[^>]*>")
+_BREAK = re.compile(r"<(?:br|/p|/div|/h[1-6]|/li|/blockquote)\s*/?>", re.I)
 _WORD = re.compile(r"\w+")
 
 
 def declared_body(tree: HtmlElement) -> str | None:
-    """The longest `articleBody` of the page's JSON-LD, as text; None when there is none or
-    it is a summary."""
-    best = ""
+    """The page's JSON-LD `articleBody`, as text, one paragraph a line; None when there is
+    none, it is a summary, or the page declares several (a live blog's posts, a list of
+    stories: none of them is the page's article)."""
+    bodies: set[str] = set()
     for script in tree.xpath(_SCRIPTS):
         if "articleBody" not in script or len(script) > MAX_SCRIPT_CHARS:
             continue
@@ -50,10 +57,13 @@ def declared_body(tree: HtmlElement) -> str | None:
             data = json.loads(script)
         except (ValueError, RecursionError):
             continue  # a CMS's broken JSON is common, and declares nothing
-        for body in _bodies(data):
-            best = max(best, body, key=len)
+        bodies.update(body.strip() for body in _bodies(data) if body.strip())
+    if len(bodies) != 1:
+        return None
     # Some CMSs put the story's HTML in the field.
-    text = html.unescape(_TAG.sub(" ", best))
+    text = html.unescape(_TAG.sub(" ", _BREAK.sub("\n", bodies.pop())))
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    text = "\n".join(line for line in lines if line)
     return text if word_count(text) >= MIN_BODY_WORDS else None
 
 
@@ -72,9 +82,14 @@ def _bodies(data: object) -> Iterator[str]:
 
 
 def hold_to_declared(markdown: str, body: str) -> str:
-    """MARKDOWN without the blocks that are mostly not in BODY, when its long paragraphs are in
-    BODY; otherwise MARKDOWN as it is. Never empties it."""
+    """MARKDOWN held to BODY, the declared article: without the blocks that are mostly not in
+    BODY when its long paragraphs are in it; BODY itself when MARKDOWN holds little of it and
+    is much shorter; otherwise MARKDOWN as it is. Never empty when either is not."""
     declared = _shingles(body)
+    if len(_shingles(markdown) & declared) < LOST * len(declared) and word_count(
+        markdown
+    ) < LOST * word_count(body):
+        return body.replace("\n", "\n\n")
     blocks = split_blocks(markdown)
     shingled = [_shingles(block) for block in blocks]
     evidence = [

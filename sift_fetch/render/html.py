@@ -464,8 +464,9 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
         markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
         if markdown:
             markdown = trim_furniture(markdown, page_titles(tree, title))
-            if declared:
-                markdown = hold_to_declared(markdown, declared)
+        if declared:
+            markdown = hold_to_declared(markdown or "", declared)
+        if markdown:
             headings = markdown_headings(markdown)
             return Body(text=markdown, title=title, headings=headings, meta=meta)
         # No main content found (a link hub, a tiny page): all the text beats nothing.

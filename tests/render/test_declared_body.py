@@ -61,16 +61,36 @@ def test_a_declaration_that_lacks_the_article_changes_nothing() -> None:
     assert _clean(_page(_story(teaser))) == _clean(_page(None))
 
 
-def test_the_longest_declared_body_is_read_as_text() -> None:
-    words = " ".join(["word"] * 60)
-    ld = [
-        {"articleBody": "A short summary."},
-        {"nested": {"articleBody": f"<p>{words} &amp; more</p>"}},
-    ]
-    tree = document_fromstring(
-        f'<html><head><script type="application/ld+json">{json.dumps(ld)}</script></head></html>'
+def _declaring(*declarations: object) -> str:
+    scripts = "".join(
+        f'<script type="application/ld+json">{json.dumps(ld)}</script>' for ld in declarations
     )
-    assert declared_body(tree) == f" {words} & more "
+    return f"<html><head>{scripts}</head><body></body></html>"
+
+
+def test_the_declared_body_is_read_as_text_a_paragraph_a_line() -> None:
+    words = " ".join(["word"] * 60)
+    story = {"@graph": [{"nested": {"articleBody": f"<p>{words} &amp; more</p><p>Last  one.</p>"}}]}
+    # The same story declared twice (JSON-LD and a second script) is one declaration.
+    tree = document_fromstring(_declaring(story, story, {"headline": "no body here"}))
+    assert declared_body(tree) == f"{words} & more\nLast one."
+
+
+def test_a_page_declaring_several_bodies_declares_none() -> None:
+    words = " ".join(["word"] * 60)
+    posts = [{"articleBody": f"{words} {i}"} for i in range(3)]  # a live blog's posts
+    assert declared_body(document_fromstring(_declaring({"liveBlogUpdate": posts}))) is None
+
+
+def test_a_story_drawn_by_script_comes_from_its_declaration() -> None:
+    story = "".join(f"<p>{p}</p>" for p in NEWS_PARAGRAPHS + LATER)
+    page = f"""<html><head><title>Depot becomes a market</title>
+    <script type="application/ld+json">{json.dumps(_story(story))}</script></head><body>
+    <article><h1>Depot becomes a market</h1><div id="app"></div>
+    <figure><img src="/depot.jpg"><figcaption>The old depot on a winter morning, seen from
+    the square where the farmers now sell from their vans.</figcaption></figure>
+    </article></body></html>"""
+    assert _clean(page).split("\n\n") == NEWS_PARAGRAPHS + LATER
 
 
 def test_broken_short_or_hostile_declarations_are_none() -> None:
