@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from lxml.html import HtmlElement
 
-from sift_fetch.render.text import split_blocks, word_count
+from sift_fetch.render.text import shingles, split_blocks, word_count
 
 # JSON-LD blocks are read only when this size or under: a declaration is a few KB of text, and
 # parsing is linear in any case.
@@ -42,7 +42,6 @@ LOST = 0.5
 _SCRIPTS = "//script[@type='application/ld+json']/text()"
 _TAG = re.compile(r"<[^>]*>")
 _BREAK = re.compile(r"<(?:br|/p|/div|/h[1-6]|/li|/blockquote)\s*/?>", re.I)
-_WORD = re.compile(r"\w+")
 
 
 def declared_body(tree: HtmlElement) -> str | None:
@@ -85,23 +84,20 @@ def hold_to_declared(markdown: str, body: str) -> str:
     """MARKDOWN held to BODY, the declared article: without the blocks that are mostly not in
     BODY when its long paragraphs are in it; BODY itself when MARKDOWN holds little of it and
     is much shorter; otherwise MARKDOWN as it is. Never empty when either is not."""
-    declared = _shingles(body)
-    if len(_shingles(markdown) & declared) < LOST * len(declared) and word_count(
-        markdown
-    ) < LOST * word_count(body):
-        return body.replace("\n", "\n\n")
+    declared = shingles(body).keys()
     blocks = split_blocks(markdown)
-    shingled = [_shingles(block) for block in blocks]
+    grams = [shingles(block).keys() for block in blocks]
+    held = set().union(*grams) & declared
+    if len(held) < LOST * len(declared) and word_count(markdown) < LOST * word_count(body):
+        return body.replace("\n", "\n\n")
     evidence = [
-        grams
-        for block, grams in zip(blocks, shingled, strict=True)
-        if word_count(block) >= LONG_WORDS
+        own for block, own in zip(blocks, grams, strict=True) if word_count(block) >= LONG_WORDS
     ]
-    total = sum(len(grams) for grams in evidence)
-    if not total or sum(len(grams & declared) for grams in evidence) < COVERED * total:
+    total = sum(len(own) for own in evidence)
+    if not total or sum(len(own & declared) for own in evidence) < COVERED * total:
         return markdown
-    inside = [not grams or len(grams & declared) >= KEPT * len(grams) for grams in shingled]
-    solid = [i for i, grams in enumerate(shingled) if grams and inside[i]]
+    inside = [not own or len(own & declared) >= KEPT * len(own) for own in grams]
+    solid = [i for i, own in enumerate(grams) if own and inside[i]]
     # A CMS often keeps the story's subheadings out of the field: a heading among the declared
     # blocks is the article's own. Before or after them it is a deck or a teaser's.
     kept = [
@@ -110,8 +106,3 @@ def hold_to_declared(markdown: str, body: str) -> str:
         if inside[i] or (solid[0] < i < solid[-1] and block.startswith("#"))
     ]
     return "\n\n".join(kept) or markdown
-
-
-def _shingles(text: str) -> set[tuple[str, ...]]:
-    words = _WORD.findall(text.casefold())
-    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}

@@ -12,25 +12,19 @@ from __future__ import annotations
 
 import re
 
-# Escaped underscores between two letters or digits, or alone between spaces or line ends.
-_NEEDLESS = re.compile(r"(?<=[^\W_])(?:\\_)+(?=[^\W_])|(?:(?<=\s)|^)(?:\\_)+(?=\s|$)", re.M)
-# Code spans are verbatim: a backslash there is the page's own.
-_CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
+# A code span, kept as it is (its backslashes are the page's own), or escaped underscores
+# between two letters or digits, or alone between spaces or line ends.
+_SPAN_OR_NEEDLESS = re.compile(
+    r"(`+).+?\1|(?<=[^\W_])(?:\\_)+(?=[^\W_])|(?:(?<=\s)|^)(?:\\_)+(?=\s|$)", re.M | re.S
+)
 
 
 def drop_needless_escapes(markdown: str) -> str:
     """MARKDOWN with the underscores CommonMark reads literally anyway unescaped."""
     if "\\_" not in markdown:
         return markdown
-    out: list[str] = []
-    last = 0
-    for match in _CODE_SPAN.finditer(markdown):
-        out.append(_unescape(markdown[last : match.start()]))
-        out.append(match.group())
-        last = match.end()
-    out.append(_unescape(markdown[last:]))
-    return "".join(out)
+    return _SPAN_OR_NEEDLESS.sub(_unescape, markdown)
 
 
-def _unescape(text: str) -> str:
-    return _NEEDLESS.sub(lambda match: match.group().replace("\\", ""), text)
+def _unescape(match: re.Match[str]) -> str:
+    return match.group() if match.group(1) else match.group().replace("\\", "")

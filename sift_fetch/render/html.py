@@ -44,7 +44,7 @@ from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
-from sift_fetch.render.text import markdown_headings, word_count
+from sift_fetch.render.text import markdown_headings, shingles, word_count
 from sift_fetch.render.title import head_title, title_text
 from sift_fetch.render.tree import loose_text
 
@@ -159,7 +159,6 @@ _SELF_CLOSED_SCRIPT = re.compile(r"(<script\b[^>]*?)\s*/>", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _BLANK_LINE = re.compile(r"\n\s*\n")
-_WORD = re.compile(r"\w+")
 # When the precise extraction is this thin a share of the page's words, a balanced one and
 # readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
 # bench/article_quality.py measure it).
@@ -353,18 +352,13 @@ def _is_credit(block: str) -> bool:
     return bool(COPYRIGHT.match(block)) and word_count(block) <= CREDIT_MAX_WORDS
 
 
-def _shingles(text: str) -> Counter[tuple[str, ...]]:
-    words = [word.lower() for word in _WORD.findall(text)]
-    return Counter(tuple(words[i : i + 4]) for i in range(len(words) - 3))
-
-
 def _agreement(text: str, reference: Counter[tuple[str, ...]]) -> float:
     """How well `text` matches `reference`: F1 of their word 4-grams."""
-    shingles = _shingles(text)
-    common = sum((shingles & reference).values())
+    grams = shingles(text)
+    common = sum((grams & reference).values())
     if not common:
         return 0.0
-    precision, recall = common / shingles.total(), common / reference.total()
+    precision, recall = common / grams.total(), common / reference.total()
     return 2 * precision * recall / (precision + recall)
 
 
@@ -438,7 +432,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     balanced = _extract(tree, url, favor_precision=False)
     # readability (trafilatura's port; it changes the tree it reads) finds the main content by
     # a different algorithm: the extraction closer to its result wins.
-    reference = _shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
+    reference = shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
     if reference and _agreement(precise, reference) > _agreement(balanced, reference):
         return precise or None
     return balanced or precise or None

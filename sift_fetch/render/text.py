@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from sift_fetch.render.decode import mime_type
 from sift_fetch.render.model import Body, Document, Heading
@@ -18,6 +19,12 @@ def words(text: str) -> list[str]:
 
 def word_count(text: str) -> int:
     return len(words(text))
+
+
+def shingles(text: str) -> Counter[tuple[str, ...]]:
+    """TEXT's word 4-grams, lowercased, with their counts: how two texts are compared."""
+    lowered = [word.lower() for word in words(text)]
+    return Counter(tuple(lowered[i : i + 4]) for i in range(len(lowered) - 3))
 
 
 def fence_step(line: str, fence: str | None) -> tuple[str | None, bool]:
