@@ -33,7 +33,7 @@ from trafilatura.settings import Document as Extraction
 from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
-from sift_fetch.render.after_body import drop_after_body
+from sift_fetch.render.around_body import drop_around_body
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
 from sift_fetch.render.escapes import drop_needless_escapes
@@ -309,7 +309,7 @@ def extract_blocks(tree: HtmlElement, url: str, **options: Any) -> list[tuple[st
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return []
-    drop_after_body(document.body, tree)
+    drop_around_body(document.body, tree)
     return body_blocks(document.body)
 
 

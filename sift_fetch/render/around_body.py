@@ -1,5 +1,6 @@
-"""What trafilatura took after the article's last long paragraph from outside the article's
-element, or in short lines of another template, dropped from its result.
+"""What trafilatura took around the article that is not the article's: after its last long
+paragraph, from outside the article's element or in short lines of another template; before
+its first, a deck set apart from its paragraphs.
 
 trafilatura takes the article from the first container its XPath expressions find, and some
 sites' containers hold more than the article: a credit card's offer box and a newsletter's
@@ -24,9 +25,21 @@ end back, short paragraphs and headings (TAIL_MAX_WORDS at most) whose source is
 paragraph's template go, up to the first block that is the article's, longer, of another kind
 (a list, a code block) or not found; MIN_LONG long paragraphs must be found for their
 templates to count.
+
+Above the article, many pages set a deck: a sentence or two that sums the story up ("Microsoft
+will invest US$1 billion ... to speed up carbon removal"), in an element of its own between the
+headline and the body. It is the page's summary, not its article (an article's body, as the
+schema.org and Zyte article schemas define it, leaves the description out, and context carries
+the page's description), and an agent reading the article reads it twice. A paragraph before
+the first long one goes when its source is of no long paragraph's template, under another
+parent than theirs (a first paragraph set in a class of its own, as BBC and ABC set theirs,
+sits with the rest and stays) and the only one of its template there (a recipe's steps above
+its notes share one and stay).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -46,6 +59,9 @@ MAX_DROPPED_SHARE = 1.0
 # long paragraphs, goes up to this length: a source line, a comment count's heading, "Was
 # this article helpful?". Longer, it may be the article's last word set apart.
 TAIL_MAX_WORDS = 15
+# A deck is a sentence or two; a shorter paragraph above the article is a label (a kicker, a
+# recipe's "for the muffins").
+DECK_MIN_WORDS = 6
 # The source elements an extracted block can come from, by line; an index of every element
 # would cost more than all the rest of this.
 _BLOCK_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dd", "dt")
@@ -53,22 +69,24 @@ _BLOCK_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre
 _HEAD_CHARS = 60
 
 
-def drop_after_body(body: etree._Element, tree: HtmlElement) -> None:
-    """Drop from BODY (trafilatura's result for TREE) what follows the article outside it, then
-    the short blocks that close it in another template than its paragraphs."""
+def drop_around_body(body: etree._Element, tree: HtmlElement) -> None:
+    """Drop from BODY (trafilatura's result for TREE) what follows the article outside it, the
+    short blocks that close it in another template than its paragraphs, and its deck."""
     blocks = list(body)
     longs = _long_paragraphs(blocks)
-    if len(longs) < MIN_LONG or longs[-1][0] == len(blocks) - 1:
+    if len(longs) < MIN_LONG:
         return
     sources = _Sources(tree)
     found = [(sources.find(blocks[i], text), words) for i, text, words in longs]
     last = found[-1][0]
     article = None if last is None else _article_body(last, found[-LONGS_READ:])
-    if article is not None:
+    if article is not None and longs[-1][0] < len(blocks) - 1:
         _drop_outside(body, blocks, longs[-1][0], article, sources)
     placed = [source for source, _ in found if source is not None]
     if len(placed) >= MIN_LONG:
-        _drop_foreign_tail(body, sources, {_template(source) for source in placed})
+        templates = {_template(source) for source in placed}
+        _drop_foreign_tail(body, sources, templates)
+        _drop_deck(body, blocks[: longs[0][0]], templates, placed, sources)
 
 
 def _drop_outside(
@@ -105,6 +123,29 @@ def _drop_foreign_tail(
         source = sources.find(block, text)
         if source is None or _template(source) in templates:
             return
+        body.remove(block)
+
+
+def _drop_deck(
+    body: etree._Element,
+    lead: list[etree._Element],
+    templates: set[tuple[str, ...]],
+    placed: list[HtmlElement],
+    sources: _Sources,
+) -> None:
+    """Drop the paragraphs of LEAD (the blocks before the article's first long paragraph) whose
+    source stands apart from PLACED (the long paragraphs' sources): of none of their TEMPLATES,
+    under none of their parents, and alone of its template in LEAD."""
+    parents = {source.getparent() for source in placed}
+    texts = [(block, _text(block)) for block in lead if block.tag == "p"]
+    sentences = [(block, text) for block, text in texts if word_count(text) >= DECK_MIN_WORDS]
+    paragraphs = [(block, sources.find(block, text)) for block, text in sentences]
+    found = [(block, source) for block, source in paragraphs if source is not None]
+    counts = Counter(_template(source) for _, source in found)
+    for block, source in found:
+        template = _template(source)
+        if template in templates or source.getparent() in parents or counts[template] > 1:
+            continue
         body.remove(block)
 
 

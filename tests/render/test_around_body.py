@@ -1,6 +1,6 @@
 """Clean mode drops what trafilatura took from outside the article's own element after the
-article's last long paragraph, and the short lines that close it in another template than its
-paragraphs; it keeps the article's end and a recipe's steps."""
+article's last long paragraph, the short lines that close it in another template than its
+paragraphs, and the deck above it; it keeps the article's start and end and a recipe's steps."""
 
 from __future__ import annotations
 
@@ -30,12 +30,13 @@ OFFER = """
 """
 
 
-def _page(body: str, after: str) -> str:
+def _page(body: str, after: str, before: str = "") -> str:
     return f"""<!doctype html><html><head><title>Alaska joins Oneworld</title></head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a></nav>
 <div class="post-content">
 <h1>Alaska joins Oneworld</h1>
 <div class="article-wrapper">
+{before}
 <div class="article-body-content">
 {body}
 </div>
@@ -88,3 +89,35 @@ def test_closing_lines_of_the_articles_template_or_longer_ones_stay() -> None:
     assert "Safe travels, everyone." in content
     content = _clean(_page(BODY + note, ""))
     assert "Editor's note: this story was updated" in content
+
+
+DECK = (
+    '<p class="standfirst">Alaska Airlines will join the alliance three months late, and its '
+    "frequent flyers lose nothing by the wait.</p>"
+)
+
+
+def test_a_deck_set_apart_above_the_article_goes() -> None:
+    content = _clean(_page(BODY, "", before=DECK))
+    assert "lose nothing by the wait" not in content
+    assert "Alaska Airlines has a new date" in content
+
+
+def test_a_first_paragraph_of_its_own_class_among_the_articles_stays() -> None:
+    intro = '<p class="story-intro">Alaska Airlines will be a full member of Oneworld in March.</p>'
+    content = _clean(_page(intro + BODY, ""))
+    assert "will be a full member of Oneworld in March" in content
+
+
+def test_paragraphs_sharing_a_template_above_the_article_stay() -> None:
+    steps = "".join(
+        f'<p class="step">Step {n}: whisk the eggs with the sugar until pale.</p>' for n in (1, 2)
+    )
+    content = _clean(_page(BODY, "", before=f'<div class="steps">{steps}</div>'))
+    assert "Step 1: whisk the eggs" in content
+    assert "Step 2: whisk the eggs" in content
+
+
+def test_a_short_label_above_the_article_stays() -> None:
+    content = _clean(_page(BODY, "", before='<p class="ingredients-for">For the muffins</p>'))
+    assert "For the muffins" in content
