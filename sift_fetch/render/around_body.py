@@ -30,11 +30,11 @@ Above the article, many pages set a deck: a sentence or two that sums the story 
 will invest US$1 billion ... to speed up carbon removal"), in an element of its own between the
 headline and the body. It is the page's summary, not its article (an article's body, as the
 schema.org and Zyte article schemas define it, leaves the description out, and context carries
-the page's description), and an agent reading the article reads it twice. A paragraph before
-the first long one goes when its source is of no long paragraph's template, under another
-parent than theirs (a first paragraph set in a class of its own, as BBC and ABC set theirs,
-sits with the rest and stays) and the only one of its template there (a recipe's steps above
-its notes share one and stay).
+the page's description), and an agent reading the article reads it twice. A paragraph or
+heading before the first long paragraph goes when its source is of no long paragraph's
+template, under another parent than theirs (a first paragraph set in a class of its own, as
+BBC and ABC set theirs, sits with the rest and stays) and the only one of its template there
+(a recipe's steps above its notes share one and stay).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ MAX_DROPPED_SHARE = 1.0
 # long paragraphs, goes up to this length: a source line, a comment count's heading, "Was
 # this article helpful?". Longer, it may be the article's last word set apart.
 TAIL_MAX_WORDS = 15
-# A deck is a sentence or two; a shorter paragraph above the article is a label (a kicker, a
+# A deck is a sentence or two; a shorter block above the article is a label (a kicker, a
 # recipe's "for the muffins").
 DECK_MIN_WORDS = 6
 # The source elements an extracted block can come from, by line; an index of every element
@@ -133,14 +133,14 @@ def _drop_deck(
     placed: list[HtmlElement],
     sources: _Sources,
 ) -> None:
-    """Drop the paragraphs of LEAD (the blocks before the article's first long paragraph) whose
-    source stands apart from PLACED (the long paragraphs' sources): of none of their TEMPLATES,
-    under none of their parents, and alone of its template in LEAD."""
+    """Drop the paragraphs and headings of LEAD (the blocks before the article's first long
+    paragraph) whose source stands apart from PLACED (the long paragraphs' sources): of none of
+    their TEMPLATES, under none of their parents, and alone of its template in LEAD."""
     parents = {source.getparent() for source in placed}
-    texts = [(block, _text(block)) for block in lead if block.tag == "p"]
+    texts = [(block, _text(block)) for block in lead if block.tag in ("p", "head")]
     sentences = [(block, text) for block, text in texts if word_count(text) >= DECK_MIN_WORDS]
-    paragraphs = [(block, sources.find(block, text)) for block, text in sentences]
-    found = [(block, source) for block, source in paragraphs if source is not None]
+    blocks = [(block, sources.find(block, text)) for block, text in sentences]
+    found = [(block, source) for block, source in blocks if source is not None]
     counts = Counter(_template(source) for _, source in found)
     for block, source in found:
         template = _template(source)

@@ -98,9 +98,10 @@ DECK = (
 
 
 def test_a_deck_set_apart_above_the_article_goes() -> None:
-    content = _clean(_page(BODY, "", before=DECK))
-    assert "lose nothing by the wait" not in content
-    assert "Alaska Airlines has a new date" in content
+    for deck in (DECK, DECK.replace("<p ", "<h2 ").replace("</p>", "</h2>")):
+        content = _clean(_page(BODY, "", before=deck))
+        assert "lose nothing by the wait" not in content
+        assert "Alaska Airlines has a new date" in content
 
 
 def test_a_first_paragraph_of_its_own_class_among_the_articles_stays() -> None:
