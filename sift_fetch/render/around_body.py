@@ -32,13 +32,15 @@ headline and the body. It is the page's summary, not its article (an article's b
 schema.org and Zyte article schemas define it, leaves the description out, and context carries
 the page's description), and an agent reading the article reads it twice. A paragraph or
 heading before the first long paragraph goes when its source is of no long paragraph's
-template, under another parent than theirs (a first paragraph set in a class of its own, as
-BBC and ABC set theirs, sits with the rest and stays) and the only one of its template there
-(a recipe's steps above its notes share one and stay).
+template and the only one of its template there (a recipe's steps above its notes share one
+and stay), if it sits under another parent than theirs or its class names it a deck
+("standfirst", "dek", "article_excerpt"): a first paragraph set in a class of its own among
+the rest, as BBC and ABC set theirs, stays.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from lxml import etree
@@ -62,6 +64,11 @@ TAIL_MAX_WORDS = 15
 # A deck is a sentence or two; a shorter block above the article is a label (a kicker, a
 # recipe's "for the muffins").
 DECK_MIN_WORDS = 6
+# The names sites give a deck in their markup, as a class token or its last part
+# ("article_excerpt", "mainContent__teaser").
+_DECK_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:abstract|deck|dek|excerpt|standfirst|subtitle|summary|teaser)(?:$|\s)", re.I
+)
 # The source elements an extracted block can come from, by line; an index of every element
 # would cost more than all the rest of this.
 _BLOCK_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dd", "dt")
@@ -135,7 +142,8 @@ def _drop_deck(
 ) -> None:
     """Drop the paragraphs and headings of LEAD (the blocks before the article's first long
     paragraph) whose source stands apart from PLACED (the long paragraphs' sources): of none of
-    their TEMPLATES, under none of their parents, and alone of its template in LEAD."""
+    their TEMPLATES, alone of its template in LEAD, and under none of their parents or named a
+    deck."""
     parents = {source.getparent() for source in placed}
     texts = [(block, _text(block)) for block in lead if block.tag in ("p", "head")]
     sentences = [(block, text) for block, text in texts if word_count(text) >= DECK_MIN_WORDS]
@@ -144,9 +152,10 @@ def _drop_deck(
     counts = Counter(_template(source) for _, source in found)
     for block, source in found:
         template = _template(source)
-        if template in templates or source.getparent() in parents or counts[template] > 1:
+        if template in templates or counts[template] > 1:
             continue
-        body.remove(block)
+        if source.getparent() not in parents or _DECK_CLASS.search(source.get("class") or ""):
+            body.remove(block)
 
 
 def _template(element: HtmlElement) -> tuple[str, ...]:

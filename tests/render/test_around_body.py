@@ -104,6 +104,13 @@ def test_a_deck_set_apart_above_the_article_goes() -> None:
         assert "Alaska Airlines has a new date" in content
 
 
+def test_a_deck_named_so_among_the_articles_paragraphs_goes() -> None:
+    deck = DECK.replace("standfirst", "article_excerpt")
+    content = _clean(_page(deck + BODY, ""))
+    assert "lose nothing by the wait" not in content
+    assert "Alaska Airlines has a new date" in content
+
+
 def test_a_first_paragraph_of_its_own_class_among_the_articles_stays() -> None:
     intro = '<p class="story-intro">Alaska Airlines will be a full member of Oneworld in March.</p>'
     content = _clean(_page(intro + BODY, ""))
