@@ -98,6 +98,17 @@ def test_a_leading_heading_that_says_a_title_goes() -> None:
     assert _trim_titled(titles, "# Balcony Tomatoes: A Guide") == ["# Balcony Tomatoes: A Guide"]
 
 
+def test_a_heading_that_is_a_sentence_above_the_first_paragraph_goes() -> None:
+    deck = "## Small pots and a sunny wall are all a balcony crop needs."
+    assert _trim(deck, PROSE, PROSE) == [PROSE, PROSE]
+    assert _trim("# Balcony tomatoes", deck, PROSE) == ["# Balcony tomatoes", PROSE]
+    # A section's heading, short or without a stop, or a sentence heading after the first
+    # paragraph, stays.
+    for heading in ("## Why small pots work best for tomatoes", "## Sow early."):
+        assert _trim(heading, PROSE) == [heading, PROSE]
+    assert _trim(PROSE, deck, PROSE) == [PROSE, deck, PROSE]
+
+
 def _trim_titled(titles: frozenset[str], *blocks: str) -> list[str]:
     return trim_furniture("\n\n".join(blocks), titles).split("\n\n")
 
