@@ -231,7 +231,7 @@ _RELATED_CUE = (
     r"|weitere artikel(?: zum thema)?|mehr zum thema|lesen sie auch|das könnte (?:sie|dich) auch"
     r" interessieren|schon gelesen|(?:à )?lire aussi|le puede interesar|lee también"
     r"|leia também|leggi anche"
-    r"|auch interessant|auch lesen|zum weiterlesen|weitere themen|mehr themen"
+    r"|auch interessant|auch lesen|(?:zum )?weiterlesen|weitere themen|mehr themen"
     r"|(?:lea|vea) también|notas relacionadas"
 )
 _RELATED_LINE = re.compile(rf"\W*(?:{_RELATED_CUE})\s*[:»]\s*\S", re.I)
@@ -368,6 +368,8 @@ def _without_related(blocks: list[str]) -> list[str]:
         if _related_cue(block):
             after_cue = True
             continue
+        if _cued_list(block):
+            continue
         if after_cue and _short_links(block):
             continue
         after_cue = False
@@ -385,6 +387,13 @@ def _related_cue(block: str) -> bool:
         and word_count(block) <= RELATED_TITLED_MAX_WORDS
         and bool(_RELATED_TITLED.match(block))
     )
+
+
+def _cued_list(block: str) -> bool:
+    """A list of short links whose first item is the cue ("- Mehr zum Thema Gesundheit:")."""
+    first, _, rest = block.partition("\n")
+    marker = _LIST_ITEM.match(first)
+    return bool(marker and rest and _related_cue(first[marker.end() :]) and _short_links(rest))
 
 
 def _short_links(block: str) -> bool:

@@ -147,6 +147,12 @@ def test_related_cues_in_other_words_go() -> None:
     assert _trim(PROSE, heading, PROSE) == [PROSE, heading, PROSE]
     long_cue = "See also the long list of varieties that grow well in a pot on a balcony:"
     assert _trim(PROSE, long_cue, related) == [PROSE, long_cue, related]
+    assert _trim(PROSE, "Weiterlesen: Tomaten auf dem Balkon", PROSE) == [PROSE, PROSE]
+    # A list whose first item is the cue goes whole; a list that only mentions one stays.
+    cued = "- Mehr zum Thema Garten:\n" + related
+    assert _trim(PROSE, cued, PROSE) == [PROSE, PROSE]
+    steps = "- Read more about soil\n- Sow in March"
+    assert _trim(PROSE, steps, PROSE) == [PROSE, steps, PROSE]
 
 
 def test_a_newsletter_prompt_in_the_body_goes() -> None:
