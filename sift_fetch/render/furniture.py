@@ -37,7 +37,7 @@ _END_MATTER = re.compile(
     rf"{_REPOSTED_CUE}|\breprinted\b"
     r"|follow us|\bfollow (?:him|her|them|me|on)\b|sign up|subscribe|newsletter|share this"
     r"|\bcontact\b|letter to the editor|\bwrite to\b|\breach (?:the|us|me)\b|\bsubmit\b"
-    r"|©|\bcopyright\b|all rights reserved",
+    r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

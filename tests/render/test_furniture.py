@@ -66,6 +66,11 @@ def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
         "Questions? Write to garden@example.org",
     ]
     assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
+    press_office = (
+        "Garden Society, Press Office, 1 High Street, Leeds. Phone 0113 555, Fax 0113 556"
+    )
+    permalink = "Permalink: https://example.org/news/2021/balcony-tomatoes"
+    assert _trim(PROSE, PROSE, press_office, permalink) == [PROSE, PROSE]
 
 
 def test_a_closing_paragraph_that_mentions_a_cue_stays() -> None:
