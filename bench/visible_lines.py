@@ -86,13 +86,18 @@ def _hidden(element: lxml.html.HtmlElement) -> bool:
     )
 
 
+SOFT_HYPHEN = "\u00ad"
+
+
 def visible_lines(html: str, noscript: bool = False) -> list[str]:
     skip = INVISIBLE if noscript else INVISIBLE | {"noscript"}
     lines: list[str] = []
     pending: list[str] = []
 
     def flush(pre: bool) -> None:
-        text = "".join(pending)
+        # A soft hyphen shows only where the browser breaks the word across lines: the text a
+        # reader reads has none (a German press office's page has one every few syllables).
+        text = "".join(pending).replace(SOFT_HYPHEN, "")
         pending.clear()
         if pre:
             lines.extend(line.rstrip() for line in text.split("\n") if line.strip())
