@@ -83,8 +83,14 @@ _NAMED_BYLINE = re.compile(
 
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
 # "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
-# What a site writes over an ad slot, alone on its line.
-_AD_LABEL = re.compile(r"[#\s]*(?:advertisement|anzeige|werbung|publicidad|publicité)\W*$", re.I)
+# What a widget writes alone on its line: the label over an ad slot, an embedded post's link.
+_WIDGET_LABEL = re.compile(
+    r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité"
+    r"|view this post on instagram|sieh dir diesen beitrag auf instagram an"
+    r"|voir cette publication sur instagram|ver esta publicación en instagram"
+    r"|visualizza questo post su instagram)\W*$",
+    re.I,
+)
 _CAPTION = re.compile(
     r"[(\[]?(?:(?:(?:featured|header|lead|top|cover|main) )?(?:image|photo|photograph|picture"
     r"|video|gallery|credit|illustration|foto|(?:titel|beitrags|vorschau)?bild)s?"
@@ -298,14 +304,14 @@ def _deck_heading(heading: str) -> bool:
 
 
 def _furniture_anywhere(block: str) -> bool:
-    """A caption or credit, a disclosure, a consent notice, a named byline or an ad's label:
+    """A caption or credit, a disclosure, a consent notice, a named byline or a widget's label:
     furniture wherever it sits."""
     return (
         _caption(block)
         or _disclosure(block)
         or _consent(block)
         or _named_byline(block)
-        or bool(_AD_LABEL.match(block))
+        or bool(_WIDGET_LABEL.match(block))
     )
 
 

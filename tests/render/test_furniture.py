@@ -30,8 +30,9 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
     assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
 
 
-def test_an_ads_label_goes_and_a_sentence_about_ads_stays() -> None:
+def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "Advertisement", PROSE, "###### Werbung", PROSE) == [PROSE] * 3
+    assert _trim(PROSE, "> View this post on Instagram", PROSE) == [PROSE] * 2
     sentence = "Advertisement spending on gardening shows doubled."
     assert _trim(PROSE, sentence, PROSE) == [PROSE, sentence, PROSE]
 
