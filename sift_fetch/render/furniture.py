@@ -81,8 +81,6 @@ _NAMED_BYLINE = re.compile(
     r"(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or)\s+[A-Z][\w'\u2019.-]*\s+[A-Z][\w'\u2019-]*(?:,|\s*$)"
 )
 
-# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
-# "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 # What a widget writes alone on its line: the label over an ad slot, an embedded post's link.
 _WIDGET_LABEL = re.compile(
     r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité"
@@ -91,6 +89,8 @@ _WIDGET_LABEL = re.compile(
     r"|visualizza questo post su instagram)\W*$",
     re.I,
 )
+# Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
+# "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 _CAPTION = re.compile(
     r"[(\[]?(?:(?:(?:featured|header|lead|top|cover|main) )?(?:image|photo|photograph|picture"
     r"|video|gallery|credit|illustration|foto|(?:titel|beitrags|vorschau)?bild)s?"
