@@ -116,7 +116,10 @@ CREDITED_MAX_WORDS = 30
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
 _DISCLOSURE = re.compile(
     r"we (?:may )?(?:receive|earn|get) (?:a )?(?:compensation|commission)|affiliate links?\b"
-    r"|(?:references to|links to) products from one or more of our advertisers",
+    r"|(?:references to|links to) products from one or more of our advertisers"
+    r"|(?:dieser|der) (?:beitrag|artikel|post) (?:ist|wurde|entstand) in (?:freundlicher )?"
+    r"(?:zusammenarbeit|kooperation) mit|this (?:post|article) (?:is|was) sponsored"
+    r"|sponsored post|paid partnership|bezahlte partnerschaft|werbung wegen markennennung",
     re.I,
 )
 DISCLOSURE_MAX_WORDS = 60

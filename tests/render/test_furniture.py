@@ -61,6 +61,9 @@ def test_an_affiliate_disclosure_goes() -> None:
     disclosure = "This post contains affiliate links: we may earn a commission at no cost to you."
     assert _trim(disclosure, PROSE, PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Anzeige, enthält Affiliate Links", PROSE) == [PROSE, PROSE]
+    sponsored = "\u2013 Anzeige: Dieser Beitrag ist in Zusammenarbeit mit Barbour entstanden \u2013"
+    assert _trim(PROSE, sponsored, PROSE) == [PROSE, PROSE]
+    assert _trim("This post is sponsored by Seedco.", PROSE, PROSE) == [PROSE, PROSE]
     # An article's paragraph about affiliate links is long enough to be prose.
     about = PROSE + " " + PROSE + " Affiliate links pay for the seeds we test each spring."
     assert _trim(PROSE, about) == [PROSE, about]
