@@ -35,7 +35,6 @@ _ARTICLE_PATH = re.compile(r"[/-](?:19|20)\d\d[/-]|/news/|/blogs?/|/article|/(?:
 _UNSPACED = re.compile(
     r"[\u4e00-\u9fff\u3040-\u30ff\u0e00-\u0eff\u1780-\u17ff\u1000-\u109f\u0f00-\u0fff]"
 )
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 def site(url: str) -> str:
@@ -65,14 +64,15 @@ def candidates(tune: Path) -> list[dict[str, str]]:
         raw = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
         html = raw.decode("utf-8", "replace")
         url = page_url(key, html)
-        if not url.startswith("http") or site(url) in known or not site(url):
+        name = site(url) if url.startswith("http") else ""
+        if not name or name in known:
             continue
         if not _ARTICLE_PATH.search(re.sub(r"^https?://[^/]+", "", url)):
             continue
-        text = "".join(visible_lines(_XML_DECLARATION.sub("", html)))
+        text = "".join(visible_lines(html))
         if len(_UNSPACED.findall(text)) >= 0.2 * max(sum(c.isalpha() for c in text), 1):
             continue
-        rows.append((url, spec["file"], site(url)))
+        rows.append((url, spec["file"], name))
     rows.sort()
     random.Random(SEED).shuffle(rows)
     seen: set[str] = set()

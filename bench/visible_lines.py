@@ -87,6 +87,8 @@ def _hidden(element: lxml.html.HtmlElement) -> bool:
 
 
 SOFT_HYPHEN = "\u00ad"
+# lxml refuses a str that declares its own encoding; the text is decoded already.
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 def visible_lines(html: str, noscript: bool = False) -> list[str]:
@@ -117,7 +119,7 @@ def visible_lines(html: str, noscript: bool = False) -> list[str]:
                 flush(pre)
         pending.append(element.tail or "")
 
-    document = lxml.html.fromstring(html)
+    document = lxml.html.fromstring(_XML_DECLARATION.sub("", html, count=1))
     body = document.find("body")
     walk(body if body is not None else document, False)
     flush(False)

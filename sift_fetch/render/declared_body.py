@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from lxml.html import HtmlElement
 
+from sift_fetch.render.around_body import LONG_WORDS
 from sift_fetch.render.text import shingles, split_blocks, word_count
 
 # JSON-LD blocks are read only when this size or under: a declaration is a few KB of text, and
@@ -28,9 +29,8 @@ from sift_fetch.render.text import shingles, split_blocks, word_count
 MAX_SCRIPT_CHARS = 2_000_000
 # A declaration this short is a summary, not the article.
 MIN_BODY_WORDS = 50
-# Clean text's paragraphs of this many words or more are the article's evidence...
-LONG_WORDS = 30
-# ...and the declaration counts when this share of their 4-grams is in it.
+# Clean text's long paragraphs (LONG_WORDS, as around_body counts them) are the article's
+# evidence, and the declaration counts when this share of their 4-grams is in it.
 COVERED = 0.9
 # A block goes when under this share of its 4-grams is in the declaration. A block of under four
 # words has no 4-gram, says too little to judge (a heading, a dateline) and stays.

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from sift_fetch.render.around_body import DECK_MIN_WORDS
 from sift_fetch.render.text import split_blocks, word_count, words
 
 # "This article originally appeared in ...": a lead note, or end matter.
@@ -57,7 +58,6 @@ END_MATTER_MAX_BLOCKS = 6
 # originally appeared in" note.
 LEAD_BLOCKS = 3
 LEAD_MAX_WORDS = 10
-DECK_HEADING_MIN_WORDS = 6
 REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
@@ -303,7 +303,7 @@ def _deck_heading(heading: str) -> bool:
     Only radical political action can hope to redress the climate crisis."); a section's
     heading names, and ends on no stop."""
     text = heading.rstrip()
-    return text.endswith((".", "!")) and word_count(text) >= DECK_HEADING_MIN_WORDS
+    return text.endswith((".", "!")) and word_count(text) >= DECK_MIN_WORDS
 
 
 def _furniture_anywhere(block: str) -> bool:
