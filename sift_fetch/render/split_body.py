@@ -7,6 +7,8 @@ a promotion between each two (a Condé Nast story is three `<div class="body__co
 article__body">`): trafilatura then returns the first part and drops the rest of the article.
 Here the later containers that the same expression finds, with the first one's tag and class,
 give their children to the first, so that trafilatura reads the whole article in one container.
+A container inside an `<article>` of its own, one the first is not in, is another story's: a
+blog's related posts are cards, each an `<article>` with an excerpt in the body's own class.
 
 Only the first expression can find more than one container (the others take the first match in
 the page), and only where one of the classes it looks for repeats; counting the containers'
@@ -44,9 +46,17 @@ def join_split_body(tree: HtmlElement) -> None:
         return
     first = found[0]
     kind = (first.tag, first.get("class"))
+    story = _story(first)
     for later in found[1:]:
         if (later.tag, later.get("class")) != kind or inside(later, first):
+            continue
+        if _story(later) is not story:
             continue
         if (later.text or "").strip():
             continue  # text of its own, outside any child, would have nowhere to go
         first.extend(list(later))
+
+
+def _story(element: HtmlElement) -> HtmlElement | None:
+    """The nearest `<article>` around ELEMENT (itself included), if any."""
+    return next(element.iterancestors("article"), None) if element.tag != "article" else element

@@ -57,3 +57,25 @@ def test_containers_of_another_class_are_not_joined() -> None:
     content = _clean(html)
     assert "Cloud providers" in content
     assert "fitness trackers" not in content
+
+
+def test_related_posts_in_cards_of_their_own_are_not_joined() -> None:
+    """A blog's related posts are `<article>` cards whose excerpts share the body's class."""
+    cards = "".join(
+        f'<article class="card"><p class="title"><a href="/{slug}">{title}</a></p>'
+        f'<div class="content entry-content"><p>{excerpt}</p></div></article>'
+        for slug, title, excerpt in [
+            ("halloween", "Halloween scams", "Beware of spooky giveaways this Halloween, "
+             "since ransomware hides behind prize draws and fake vouchers of every kind."),
+            ("free-vpn", "Free VPNs leak", "Another data leak at a free VPN shows that many "
+             "free services have massive security problems with their users' data."),
+        ]
+    )
+    html = f"""<!doctype html><html><head><title>AI and the planet</title></head><body>
+    <main><article class="post-1 hentry"><h1>AI and the planet</h1>
+    <div class="content entry-content">{PARTS[0]}{PARTS[1]}</div></article>
+    <section class="related-underpost">{cards}</section></main></body></html>"""
+    content = _clean(html)
+    assert "Cloud providers" in content
+    assert "spooky giveaways" not in content
+    assert "free services" not in content
