@@ -34,6 +34,7 @@ from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.around_body import drop_around_body
+from sift_fetch.render.author_boxes import drop_author_boxes
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
 from sift_fetch.render.escapes import drop_needless_escapes
@@ -421,6 +422,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     _keep_tails_of_empty(tree)
     join_split_body(tree)
     drop_teasers(tree)
+    drop_author_boxes(tree)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     unwrap_short_lists(tree)

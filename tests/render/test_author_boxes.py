@@ -1,0 +1,73 @@
+"""Clean mode takes out an author's box that microdata marks, and keeps what only looks like one."""
+
+from __future__ import annotations
+
+from sift_fetch.render import render
+from sift_fetch.render.author_boxes import drop_author_boxes
+from sift_fetch.render.html import parse
+from sift_fetch.target import Target
+from tests.render.conftest import ARTICLE_URL, make_doc
+
+POST = """
+<p>On the steep slopes above the old town grow wines that win over with finesse and freshness,
+and the growers there have spent two decades bringing their vineyards back from neglect.</p>
+<p>Seven of this year's bottles stood out in a tasting of forty, from light and fruity to
+dense and spicy, and all of them cost less than a dinner for two in the valley below.</p>
+<p>The co-operative cellar still presses most of the grapes, but small estates have started
+to bottle their own, and a few now sell more abroad than they do at home.</p>
+"""
+BIO = (
+    "Jo Lindner (born 1962) has written about wine and food for more than 25 years. As a "
+    "freelance author the Munich native works for magazines and guides."
+)
+
+
+def _page(after_post: str, byline: str = "") -> str:
+    return f"""<!doctype html><html><head><title>Red wines with elegance</title></head><body>
+    <main><article class="post-1 hentry"><h1>Red wines with elegance</h1>{byline}
+    <div class="entry-content">{POST}</div>{after_post}</article></main>
+    <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
+
+
+def _box(text: str) -> str:
+    return f"""<div class="saboxplugin-wrap" itemprop="author" itemscope
+    itemtype="http://schema.org/Person"><div class="saboxplugin-authorname">
+    <span itemprop="name">Jo Lindner</span></div>
+    <div class="saboxplugin-desc"><div itemprop="description"><p>{text}</p></div></div></div>"""
+
+
+def _clean(html: str) -> str:
+    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
+
+
+def test_an_author_box_with_a_biography_is_taken_out() -> None:
+    content = _clean(_page(_box(BIO)))
+    assert "co-operative cellar" in content
+    assert "freelance author" not in content
+
+
+def test_a_short_byline_marked_as_the_author_is_left_where_it_is() -> None:
+    byline = '<p class="meta">By <span itemprop="author">Jo Lindner</span></p>'
+    tree = parse(_page("", byline=byline))
+    drop_author_boxes(tree)
+    assert tree.xpath("//*[@itemprop='author']")
+
+
+def test_a_story_marked_whole_as_the_author_s_stays() -> None:
+    """Some pages put the author's microdata on an element around the whole post."""
+    html = (
+        _page("")
+        .replace(
+            '<div class="entry-content">', '<div itemprop="author"><div itemprop="articleBody">', 1
+        )
+        .replace("</div></article>", "</div></div></article>", 1)
+    )
+    content = _clean(html)
+    assert "Seven of this year's bottles" in content
+    assert "co-operative cellar" in content
+
+
+def test_a_marked_element_longer_than_a_biography_stays() -> None:
+    tree = parse(_page(_box(" ".join([BIO] * 10))))
+    drop_author_boxes(tree)
+    assert tree.xpath("//*[@itemprop='author']")
