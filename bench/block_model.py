@@ -47,12 +47,12 @@ from sift_fetch.render.html import (
     SECOND_OPINION_SHARE,
     _agreement,
     _drop_anchor_icons,
-    _shingles,
     extract_blocks,
     join_blocks,
     parse,
     visible_text,
 )
+from sift_fetch.render.text import shingles
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("BLOCK_CACHE", "/tmp/sift-block-cache.jsonl"))
@@ -99,7 +99,7 @@ def today(tree: Any, url: str, page_words: int) -> str:
     if _words(precise) >= SECOND_OPINION_SHARE * page_words:
         return precise
     balanced = join_blocks([m for _, m in extract_blocks(tree, url, favor_precision=False)])
-    reference = _shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
+    reference = shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
     if reference and _agreement(precise, reference) > _agreement(balanced, reference):
         return precise
     return balanced or precise
