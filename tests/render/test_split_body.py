@@ -65,10 +65,18 @@ def test_related_posts_in_cards_of_their_own_are_not_joined() -> None:
         f'<article class="card"><p class="title"><a href="/{slug}">{title}</a></p>'
         f'<div class="content entry-content"><p>{excerpt}</p></div></article>'
         for slug, title, excerpt in [
-            ("halloween", "Halloween scams", "Beware of spooky giveaways this Halloween, "
-             "since ransomware hides behind prize draws and fake vouchers of every kind."),
-            ("free-vpn", "Free VPNs leak", "Another data leak at a free VPN shows that many "
-             "free services have massive security problems with their users' data."),
+            (
+                "halloween",
+                "Halloween scams",
+                "Beware of spooky giveaways this Halloween, "
+                "since ransomware hides behind prize draws and fake vouchers of every kind.",
+            ),
+            (
+                "free-vpn",
+                "Free VPNs leak",
+                "Another data leak at a free VPN shows that many "
+                "free services have massive security problems with their users' data.",
+            ),
         ]
     )
     html = f"""<!doctype html><html><head><title>AI and the planet</title></head><body>
