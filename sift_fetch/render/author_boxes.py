@@ -13,6 +13,8 @@ biography runs to) is a page that marks its whole story as the author's, and sta
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 from lxml.html import HtmlElement
 
@@ -20,12 +22,19 @@ from sift_fetch.render.text import word_count
 
 BIO_MIN_WORDS = 15
 BIO_MAX_WORDS = 200
+# In the page's source: an itemprop naming the author among its tokens (~0.1 ms a tuning page,
+# case-sensitive as microdata's names are, so that the search runs from the literal). The XPath
+# visits every element (~0.4 ms) and runs on the one page in eight that has the mark.
+_MARK = re.compile(r"""itemprop\s*=\s*["']?(?:[\w-]+\s+)*author\b""")
 _MARKED = "contains(concat(' ', normalize-space(@itemprop), ' '), ' author ')"
 _BOXES = etree.XPath(f"//*[{_MARKED}][not(ancestor::*[{_MARKED}])]")
 
 
-def drop_author_boxes(tree: HtmlElement) -> None:
-    """Take out every element microdata marks as the author that holds a biography."""
+def drop_author_boxes(tree: HtmlElement, html: str) -> None:
+    """Take out every element microdata marks as the author that holds a biography, on a page
+    whose source (HTML) has the mark."""
+    if not _MARK.search(html):
+        return
     for box in _BOXES(tree):
         if box.getparent() is None or box.xpath(".//*[@itemprop='articleBody']"):
             continue

@@ -422,7 +422,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     _keep_tails_of_empty(tree)
     join_split_body(tree)
     drop_teasers(tree)
-    drop_author_boxes(tree)
+    drop_author_boxes(tree, html)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     unwrap_short_lists(tree)

@@ -48,8 +48,9 @@ def test_an_author_box_with_a_biography_is_taken_out() -> None:
 
 def test_a_short_byline_marked_as_the_author_is_left_where_it_is() -> None:
     byline = '<p class="meta">By <span itemprop="author">Jo Lindner</span></p>'
-    tree = parse(_page("", byline=byline))
-    drop_author_boxes(tree)
+    html = _page("", byline=byline)
+    tree = parse(html)
+    drop_author_boxes(tree, html)
     assert tree.xpath("//*[@itemprop='author']")
 
 
@@ -68,6 +69,7 @@ def test_a_story_marked_whole_as_the_author_s_stays() -> None:
 
 
 def test_a_marked_element_longer_than_a_biography_stays() -> None:
-    tree = parse(_page(_box(" ".join([BIO] * 10))))
-    drop_author_boxes(tree)
+    html = _page(_box(" ".join([BIO] * 10)))
+    tree = parse(html)
+    drop_author_boxes(tree, html)
     assert tree.xpath("//*[@itemprop='author']")
