@@ -1,6 +1,6 @@
 """Clean mode's held-out F1, estimated from the blind rounds with clean mode as each was drawn.
 
-    .venv/bin/python bench/blind_estimate.py [--tune DIR] [--resamples N]
+    .venv/bin/python bench/blind_estimate.py [--tune DIR] [--resamples N] [--round N ...]
 
 The rounds of bench/articles/ from the fifth on were scored before any rule was chosen from
 their failures; later rules were, so today's clean mode overstates itself there. This checks
@@ -8,7 +8,8 @@ out, in a git worktree under the system's temporary directory, the revision each
 drawn at (DRAWN, from bench/articles/README.md) and scores its pages with that revision's clean
 mode, beside trafilatura precise and clean mode as the issue found it. The held-out benchmark's
 figures for those two (HELD_OUT) plus clean mode's lead over each, pooled over the pages, are
-the two estimates; a bootstrap over the pages gives each a 95% interval.
+the two estimates; a bootstrap over the pages gives each a 95% interval. `--round` keeps only
+those rounds (the latest ones, drawn with the rules as they are, estimate today's clean mode).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ DRAWN = {
     11: "95ace45",
     12: "7feff07",
     13: "7feff07",
+    14: "077141f",
+    15: "077141f",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
@@ -63,9 +66,9 @@ print(json.dumps(rows))
 Page = list[tuple[float, float]]
 
 
-def drawn_scores(tune: Path, workdir: Path) -> dict[int, list[Page]]:
+def drawn_scores(tune: Path, workdir: Path, rounds: set[int]) -> dict[int, list[Page]]:
     by_round: dict[int, list[Page]] = {}
-    for commit in sorted(set(DRAWN.values())):
+    for commit in sorted({DRAWN[number] for number in rounds}):
         tree = workdir / commit
         subprocess.run(
             ["git", "worktree", "add", "--detach", str(tree), commit],
@@ -74,7 +77,7 @@ def drawn_scores(tune: Path, workdir: Path) -> dict[int, list[Page]]:
             capture_output=True,
         )
         try:
-            for number in sorted(r for r, c in DRAWN.items() if c == commit):
+            for number in sorted(r for r in rounds if DRAWN[r] == commit):
                 command = [sys.executable, "-c", _SCORE, str(tree), str(ROOT), str(tune)]
                 command += [str(number), ",".join(EXTRACTORS)]
                 out = subprocess.run(command, check=True, capture_output=True, text=True)
@@ -94,9 +97,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tune", type=Path, default=ROOT.parent / "shared" / "extraction-tune")
     parser.add_argument("--resamples", type=int, default=4000)
+    parser.add_argument("--round", type=int, action="append", choices=sorted(DRAWN))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        by_round = drawn_scores(args.tune, Path(workdir))
+        by_round = drawn_scores(args.tune, Path(workdir), set(args.round or DRAWN))
     print(f"{'round':<8}{'pages':>6}" + "".join(f"{e:>22}" for e in EXTRACTORS))
     for number, pages in sorted(by_round.items()):
         figures = "".join(f"{f1(pages, i):>22.4f}" for i in range(len(EXTRACTORS)))
