@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sift_fetch.render import render
-from sift_fetch.render.author_boxes import drop_author_boxes
+from sift_fetch.render.author_boxes import MAX_MARKED, drop_author_boxes
 from sift_fetch.render.html import parse
 from sift_fetch.target import Target
 from tests.render.conftest import ARTICLE_URL, make_doc
@@ -73,3 +73,12 @@ def test_a_marked_element_longer_than_a_biography_stays() -> None:
     tree = parse(html)
     drop_author_boxes(tree, html)
     assert tree.xpath("//*[@itemprop='author']")
+
+
+def test_a_page_marking_more_authors_than_any_article_is_left_alone() -> None:
+    """A listing's bylines, or a hostile nest of marks: the rule does not walk them."""
+    boxes = "".join(_box(BIO) for _ in range(MAX_MARKED + 1))
+    html = _page(boxes)
+    tree = parse(html)
+    drop_author_boxes(tree, html)
+    assert len(tree.xpath("//*[@itemprop='author']")) == MAX_MARKED + 1

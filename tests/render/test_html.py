@@ -111,9 +111,10 @@ def test_undecodable_bytes_do_not_fail() -> None:
 
 
 @pytest.mark.parametrize("mode", ["clean", "full"])
-def test_hostile_nesting_renders(mode: str) -> None:
+@pytest.mark.parametrize("opening", ["<div>", '<div itemprop="author">x '])
+def test_hostile_nesting_renders(mode: str, opening: str) -> None:
     depth = 100_000  # past libxml2's depth limit: the parser drops the excess, nothing crashes
-    doc = make_doc("<p>before</p>" + "<div>" * depth + "deep" + "</div>" * depth, "text/html")
+    doc = make_doc("<p>before</p>" + opening * depth + "deep" + "</div>" * depth, "text/html")
     assert "before" in render(doc, Target(doc.url, mode=mode), 1000).content
 
 
