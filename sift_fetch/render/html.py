@@ -457,7 +457,12 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
     if mode == "clean" and elements <= CLEAN_MAX_ELEMENTS:
         thorough = elements <= THOROUGH_MAX_ELEMENTS
         declared = declared_body(tree)  # before clean mode changes the tree
-        markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
+        try:
+            markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
+        except RecursionError:
+            # trafilatura recurses once per level of nesting, and a hostile page nests a
+            # thousand deep where the parser allows two: its visible text, read iteratively.
+            markdown = None
         if markdown:
             markdown = trim_furniture(markdown, page_titles(tree, title))
         if declared:

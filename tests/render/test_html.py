@@ -111,7 +111,15 @@ def test_undecodable_bytes_do_not_fail() -> None:
 
 
 @pytest.mark.parametrize("mode", ["clean", "full"])
-@pytest.mark.parametrize("opening", ["<div>", '<div itemprop="author">x '])
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "<div>",
+        '<div itemprop="author">x ',
+        # an article body in every level: trafilatura recursed past Python's limit on it
+        '<article><div class="entry-content">word ',
+    ],
+)
 def test_hostile_nesting_renders(mode: str, opening: str) -> None:
     depth = 100_000  # past libxml2's depth limit: the parser drops the excess, nothing crashes
     doc = make_doc("<p>before</p>" + opening * depth + "deep" + "</div>" * depth, "text/html")
