@@ -460,8 +460,8 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
         try:
             markdown = clean_markdown(tree, doc.url, thorough=thorough, html=text)
         except RecursionError:
-            # trafilatura recurses once per level of nesting, and a hostile page nests a
-            # thousand deep where the parser allows two: its visible text, read iteratively.
+            # trafilatura recurses once per level of nesting and the parser keeps about 2,000
+            # levels: past Python's limit, the page's visible text, read iteratively.
             markdown = None
         if markdown:
             markdown = trim_furniture(markdown, page_titles(tree, title))
