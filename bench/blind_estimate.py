@@ -40,6 +40,7 @@ DRAWN = {
     13: "7feff07",
     14: "077141f",
     15: "077141f",
+    16: "a158407",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
