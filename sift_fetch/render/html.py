@@ -43,6 +43,7 @@ from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.list_wrappers import unwrap_short_lists
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
+from sift_fetch.render.paragraph_divs import read_paragraph_divs
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, shingles, word_count
@@ -421,6 +422,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     _drop_anchor_icons(tree)
     _keep_tails_of_empty(tree)
     join_split_body(tree)
+    read_paragraph_divs(tree, html)
     drop_teasers(tree)
     drop_author_boxes(tree, html)
     drop_link_lists(tree, url)
