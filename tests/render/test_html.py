@@ -116,6 +116,7 @@ def test_undecodable_bytes_do_not_fail() -> None:
     [
         "<div>",
         '<div itemprop="author">x ',
+        '<div class="paragraph">x ',
         # an article body in every level: trafilatura recursed past Python's limit on it
         '<article><div class="entry-content">word ',
     ],
