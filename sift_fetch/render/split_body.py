@@ -51,7 +51,7 @@ def join_split_body(tree: HtmlElement) -> None:
         if (later.tag, later.get("class")) != kind or inside(later, first):
             continue
         if _story(later) is not story:
-            continue
+            continue  # another story's card, not a part of this body
         if (later.text or "").strip():
             continue  # text of its own, outside any child, would have nowhere to go
         first.extend(list(later))

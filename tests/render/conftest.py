@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-from sift_fetch.render import Document
+from sift_fetch.render import Document, render
+from sift_fetch.target import Target
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ARTICLE_URL = "https://garden.example.com/guides/tomatoes"
@@ -17,6 +18,11 @@ def make_doc(body: bytes | str, content_type: str, url: str = ARTICLE_URL) -> Do
     data = body.encode("utf-8") if isinstance(body, str) else body
     charset = "utf-8" if isinstance(body, str) else None
     return Document(url=url, content_type=content_type, charset=charset, body=data)
+
+
+def clean(html: str, max_chars: int = 60_000) -> str:
+    """HTML's clean-mode content, as an agent asking for the page would get it."""
+    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), max_chars).content
 
 
 def make_pdf(pages: list[str], *, title: str = "", author: str = "", password: str = "") -> bytes:

@@ -4,9 +4,7 @@ paragraphs, and the deck above it; it keeps the article's start and end and a re
 
 from __future__ import annotations
 
-from sift_fetch.render import render
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 BODY = """
 <p>Alaska Airlines has a new date for when it will be a full member of the Oneworld alliance,
@@ -46,12 +44,8 @@ def _page(body: str, after: str, before: str = "") -> str:
 <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_a_box_after_the_article_outside_its_element_goes() -> None:
-    content = _clean(_page(BODY, OFFER))
+    content = clean(_page(BODY, OFFER))
     assert "WELCOME OFFER" not in content
     assert "CARD HIGHLIGHTS" not in content
     assert "Bonus value" not in content
@@ -65,7 +59,7 @@ def test_what_outweighs_the_article_stays() -> None:
         f"cinnamon a little at a time until it is thick and creamy.</p>\n"
         for n in range(1, 6)
     )
-    content = _clean(_page(BODY, f'<div class="recipe-steps">\n{steps}</div>'))
+    content = clean(_page(BODY, f'<div class="recipe-steps">\n{steps}</div>'))
     assert "Step 1: stir the porridge" in content
     assert "Step 5: stir the porridge" in content
 
@@ -73,7 +67,7 @@ def test_what_outweighs_the_article_stays() -> None:
 def test_short_closing_lines_of_another_template_go() -> None:
     closing = """<p class="article-source">Source: Reuters, Oneworld press office</p>
 <p class="helpful-prompt">Was this article helpful?</p>"""
-    content = _clean(_page(BODY + closing, ""))
+    content = clean(_page(BODY + closing, ""))
     assert "Source: Reuters" not in content
     assert "Was this article helpful?" not in content
     assert "The possibilities are tremendous" in content
@@ -85,9 +79,9 @@ def test_closing_lines_of_the_articles_template_or_longer_ones_stay() -> None:
         "airline's new date and comments from its chief executive.</p>"
     )
     signoff = "<p>Safe travels, everyone.</p>"
-    content = _clean(_page(BODY + note + signoff, ""))
+    content = clean(_page(BODY + note + signoff, ""))
     assert "Safe travels, everyone." in content
-    content = _clean(_page(BODY + note, ""))
+    content = clean(_page(BODY + note, ""))
     assert "Editor's note: this story was updated" in content
 
 
@@ -99,21 +93,21 @@ DECK = (
 
 def test_a_deck_set_apart_above_the_article_goes() -> None:
     for deck in (DECK, DECK.replace("<p ", "<h2 ").replace("</p>", "</h2>")):
-        content = _clean(_page(BODY, "", before=deck))
+        content = clean(_page(BODY, "", before=deck))
         assert "lose nothing by the wait" not in content
         assert "Alaska Airlines has a new date" in content
 
 
 def test_a_deck_named_so_among_the_articles_paragraphs_goes() -> None:
     deck = DECK.replace("standfirst", "article_excerpt")
-    content = _clean(_page(deck + BODY, ""))
+    content = clean(_page(deck + BODY, ""))
     assert "lose nothing by the wait" not in content
     assert "Alaska Airlines has a new date" in content
 
 
 def test_a_first_paragraph_of_its_own_class_among_the_articles_stays() -> None:
     intro = '<p class="story-intro">Alaska Airlines will be a full member of Oneworld in March.</p>'
-    content = _clean(_page(intro + BODY, ""))
+    content = clean(_page(intro + BODY, ""))
     assert "will be a full member of Oneworld in March" in content
 
 
@@ -121,11 +115,11 @@ def test_paragraphs_sharing_a_template_above_the_article_stay() -> None:
     steps = "".join(
         f'<p class="step">Step {n}: whisk the eggs with the sugar until pale.</p>' for n in (1, 2)
     )
-    content = _clean(_page(BODY, "", before=f'<div class="steps">{steps}</div>'))
+    content = clean(_page(BODY, "", before=f'<div class="steps">{steps}</div>'))
     assert "Step 1: whisk the eggs" in content
     assert "Step 2: whisk the eggs" in content
 
 
 def test_a_short_label_above_the_article_stays() -> None:
-    content = _clean(_page(BODY, "", before='<p class="ingredients-for">For the muffins</p>'))
+    content = clean(_page(BODY, "", before='<p class="ingredients-for">For the muffins</p>'))
     assert "For the muffins" in content

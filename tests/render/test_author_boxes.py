@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from sift_fetch.render import render
 from sift_fetch.render.author_boxes import MAX_MARKED, drop_author_boxes
 from sift_fetch.render.html import parse
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 POST = """
 <p>On the steep slopes above the old town grow wines that win over with finesse and freshness,
@@ -36,12 +34,8 @@ def _box(text: str) -> str:
     <div class="saboxplugin-desc"><div itemprop="description"><p>{text}</p></div></div></div>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_an_author_box_with_a_biography_is_taken_out() -> None:
-    content = _clean(_page(_box(BIO)))
+    content = clean(_page(_box(BIO)))
     assert "co-operative cellar" in content
     assert "freelance author" not in content
 
@@ -63,7 +57,7 @@ def test_a_story_marked_whole_as_the_author_s_stays() -> None:
         )
         .replace("</div></article>", "</div></div></article>", 1)
     )
-    content = _clean(html)
+    content = clean(html)
     assert "Seven of this year's bottles" in content
     assert "co-operative cellar" in content
 

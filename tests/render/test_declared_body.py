@@ -7,10 +7,8 @@ import json
 
 from lxml.html import document_fromstring
 
-from sift_fetch.render import render
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
-from sift_fetch.target import Target
-from tests.render.conftest import make_doc
+from tests.render.conftest import clean
 from tests.render.test_html import NEWS_PARAGRAPHS
 
 DECK = "The market ends a dispute of eleven years over the empty building and its future use."
@@ -39,14 +37,9 @@ def _story(body: str) -> dict[str, object]:
     }
 
 
-def _clean(page: str) -> str:
-    doc = make_doc(page, "text/html")
-    return render(doc, Target(doc.url), 10_000).content
-
-
 def test_what_the_declared_article_lacks_goes_but_its_subheadings_stay() -> None:
     declared = " ".join(NEWS_PARAGRAPHS + LATER)
-    plain, held = _clean(_page(None)), _clean(_page(_story(declared)))
+    plain, held = clean(_page(None)), clean(_page(_story(declared)))
     assert DECK in plain and NOTICE in plain  # the rule, not another one, takes them
     assert DECK not in held and NOTICE not in held
     assert "## What comes next" in held.split("\n")
@@ -58,7 +51,7 @@ def test_what_the_declared_article_lacks_goes_but_its_subheadings_stay() -> None
 def test_a_declaration_that_lacks_the_article_changes_nothing() -> None:
     # A teaser's first paragraphs, or another story: the page's own long paragraphs are not in it.
     teaser = " ".join(NEWS_PARAGRAPHS[:1] + ["Read the whole story with a subscription."] * 12)
-    assert _clean(_page(_story(teaser))) == _clean(_page(None))
+    assert clean(_page(_story(teaser))) == clean(_page(None))
 
 
 def _declaring(*declarations: object) -> str:
@@ -90,7 +83,7 @@ def test_a_story_drawn_by_script_comes_from_its_declaration() -> None:
     <figure><img src="/depot.jpg"><figcaption>The old depot on a winter morning, seen from
     the square where the farmers now sell from their vans.</figcaption></figure>
     </article></body></html>"""
-    assert _clean(page).split("\n\n") == NEWS_PARAGRAPHS + LATER
+    assert clean(page).split("\n\n") == NEWS_PARAGRAPHS + LATER
 
 
 def test_broken_short_or_hostile_declarations_are_none() -> None:

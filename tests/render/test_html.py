@@ -10,7 +10,7 @@ from lxml import etree
 from sift_fetch.errors import BadRequest, Unsupported
 from sift_fetch.render import html, render
 from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import ARTICLE_URL, clean, make_doc
 
 BOILERPLATE = ("Cookie settings", "Shop our seeds", "Related posts", "Copyright 2024", "Privacy")
 NEVER = ("SCRIPT_TEXT_MUST_NOT_APPEAR", "STYLE_TEXT_MUST_NOT_APPEAR", "HIDDEN_TEXT_MUST_NOT_APPEAR")
@@ -330,11 +330,6 @@ def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
         assert f"## {question}" in lines
 
 
-def _clean(page: str) -> str:
-    doc = make_doc(page, "text/html")
-    return render(doc, Target(doc.url), 10_000).content
-
-
 def test_clean_keeps_the_paragraph_after_a_blank_line_div() -> None:
     # In precision mode trafilatura deleted an empty element with the text after it: Blogger's
     # blank line (<div><br></div>) took the next paragraph.
@@ -348,7 +343,7 @@ def test_clean_keeps_the_paragraph_after_a_blank_line_div() -> None:
     <div>
     <br /></div>
     <div>We hope you enjoy Python 3.6.0!</div></div></body></html>"""
-    text = _clean(page)
+    text = clean(page)
     assert after in text.split("\n\n") and "We hope you enjoy" in text
 
 
@@ -361,7 +356,7 @@ def test_clean_keeps_a_paragraph_whole_past_an_empty_span() -> None:
     page = f"""<html><head><title>Exchanges</title></head><body><article>
     <p>{prose * 3}</p><p>{before}<span id="more-12"></span> {after}</p><p>{prose * 2}</p>
     <div class="share"><span class="icon-share"></span>{icon}</div></article></body></html>"""
-    text = _clean(page)
+    text = clean(page)
     assert f"{before} {after}" in text
     # An empty icon outside a paragraph labels page furniture: its text still goes.
     assert icon not in text

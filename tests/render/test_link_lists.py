@@ -3,10 +3,8 @@ lists: sources on other sites, items that say more than their link, a long round
 
 from __future__ import annotations
 
-from sift_fetch.render import render
 from sift_fetch.render.html import THOROUGH_MAX_ELEMENTS
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 ARTICLE = """
 <p>Tomatoes want six to eight hours of direct sun a day, and a bed that drains well after
@@ -27,10 +25,6 @@ def _page(extra: str, padding: str = "") -> str:
     <footer><p>About us. Contact. Privacy policy.</p>{padding}</footer></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_a_list_of_links_to_the_sites_other_pages_is_left_out() -> None:
     more = """<div class="heading">More from the garden</div><ul>
     <li>Peppers: <a href="/guides/peppers">how to grow sweet peppers in pots</a></li>
@@ -38,7 +32,7 @@ def test_a_list_of_links_to_the_sites_other_pages_is_left_out() -> None:
     <li><a href="https://garden.example.com/guides/compost">A compost heap in a weekend</a></li>
     <li>What a small plot teaches about <a href="/guides/rotation">rotating your crops</a></li>
     </ul>"""
-    content = _clean(_page(more))
+    content = clean(_page(more))
     assert "sweet peppers" not in content
     assert "Basil that lasts" not in content
     assert "compost heap" not in content
@@ -54,7 +48,7 @@ def test_a_very_large_page_loses_such_a_list_too() -> None:
     <li>Peppers: <a href="/guides/peppers">how to grow sweet peppers in pots</a></li>
     <li>What a small plot teaches about <a href="/guides/rotation">rotating your crops</a></li>
     </ul>"""
-    content = _clean(_page(more, padding="<i></i>" * THOROUGH_MAX_ELEMENTS))
+    content = clean(_page(more, padding="<i></i>" * THOROUGH_MAX_ELEMENTS))
     assert "sweet peppers" not in content
     assert "rotating your crops" not in content
     assert "six to eight hours" in content
@@ -67,7 +61,7 @@ def test_a_list_of_links_to_other_sites_stays() -> None:
     <li><a href="https://seeds.example.org/varieties">A catalogue of heirloom varieties</a></li>
     <li><a href="https://www.gardening.org.uk/blight">How to tell early from late blight</a></li>
     </ul>"""
-    content = _clean(_page(sources))
+    content = clean(_page(sources))
     assert "Extension: growing tomatoes at home" in content
     assert "heirloom varieties" in content
     assert "late blight" in content
@@ -78,7 +72,7 @@ def test_items_that_say_more_than_their_link_stay() -> None:
     <li><a href="/guides/brandywine">Brandywine</a>, a large pink beefsteak that splits in rain</li>
     <li><a href="/guides/sungold">Sungold</a>, an orange cherry tomato, the sweetest we grew</li>
     </ul>"""
-    content = _clean(_page(varieties))
+    content = clean(_page(varieties))
     assert "large pink beefsteak" in content
     assert "orange cherry tomato" in content
 
@@ -88,6 +82,6 @@ def test_a_long_list_of_the_sites_links_stays() -> None:
         f'<li>Variety {n}: <a href="/guides/variety-{n}">a tomato for small gardens</a></li>'
         for n in range(12)
     )
-    content = _clean(_page(f"<ul>{items}</ul>"))
+    content = clean(_page(f"<ul>{items}</ul>"))
     assert "Variety 0: a tomato for small gardens" in content
     assert "Variety 11: a tomato for small gardens" in content

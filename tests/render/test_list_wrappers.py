@@ -3,9 +3,7 @@ still leaves out a list that is links."""
 
 from __future__ import annotations
 
-from sift_fetch.render import render
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 POST = """
 <p>These peanut butter balls need no baking: mix the filling, roll it into balls, chill them
@@ -33,12 +31,8 @@ def _page(extra: str) -> str:
     <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_a_short_list_with_shop_links_in_its_own_div_is_kept() -> None:
-    content = _clean(_page(INGREDIENTS))
+    content = clean(_page(INGREDIENTS))
     assert "2/3 cup (160 g) creamy peanut butter (see notes)" in content
     assert "1/8 tsp sea salt" in content
     assert "Roll it into twelve balls" in content
@@ -49,6 +43,6 @@ def test_a_list_of_links_in_its_own_div_is_still_left_out() -> None:
     <li><a href="https://shop.example.net/a">Peanut butter cups</a></li>
     <li><a href="https://shop.example.net/b">Maple fudge squares</a></li>
     <li><a href="https://shop.example.net/c">Coconut macaroons</a></li></ul></div>"""
-    content = _clean(_page(links))
+    content = clean(_page(links))
     assert "Maple fudge squares" not in content
     assert "Roll it into twelve balls" in content

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sift_fetch.render import render
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 POST = """
 <p>This pineapple upside-down cake is the one my grandmother baked every summer, with a brown
@@ -38,13 +36,9 @@ def _page(nutrition: str) -> str:
     </div></article><footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_a_recipes_nutrition_facts_go_and_the_recipe_stays() -> None:
     for cls, attrs in [("recipeNutrition primary", ""), ("card", ' itemprop="nutrition"')]:
-        content = _clean(_page(NUTRITION.format(cls=cls, attrs=attrs)))
+        content = clean(_page(NUTRITION.format(cls=cls, attrs=attrs)))
         assert "Calories from Fat" not in content, cls
         assert "Total Carbohydrate" not in content, cls
         assert "grandmother baked" in content
@@ -54,5 +48,5 @@ def test_a_recipes_nutrition_facts_go_and_the_recipe_stays() -> None:
 
 def test_prose_in_a_container_named_for_nutrition_stays() -> None:
     essay = " ".join(["Fiber keeps you full for longer and steadies your blood sugar."] * 25)
-    content = _clean(_page(f'<div class="nutrition-essay"><p>{essay}</p></div>'))
+    content = clean(_page(f'<div class="nutrition-essay"><p>{essay}</p></div>'))
     assert "steadies your blood sugar" in content

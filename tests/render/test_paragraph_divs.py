@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from sift_fetch.render import render
 from sift_fetch.render.html import parse
 from sift_fetch.render.paragraph_divs import read_paragraph_divs
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 SENTENCES = [
     "The duchess said that life within the institution had left her feeling trapped and alone.",
@@ -64,8 +62,7 @@ def test_paragraph_divs_become_paragraphs_and_subheadings_stand_alone() -> None:
 
 
 def test_a_story_in_paragraph_divs_renders_whole_and_in_order() -> None:
-    doc = make_doc(_story(), "text/html")
-    content = render(doc, Target(ARTICLE_URL), 60_000).content
+    content = clean(_story())
     positions = [content.find(text) for text in [*SENTENCES[:2], HEADINGS[0], *SENTENCES[2:]]]
     assert -1 not in positions, content
     assert positions == sorted(positions)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sift_fetch.render import render
-from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import clean
 
 PARTS = [
     """<p>Researchers revealed an algorithm that learns, by trial and error, how to turn the
@@ -34,12 +32,8 @@ def _page(parts: list[str], body_class: str = "body body__container article__bod
     <footer><p>About us. Contact. Privacy policy.</p></footer></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_every_part_of_a_split_body_is_kept_in_order() -> None:
-    content = _clean(_page(PARTS))
+    content = clean(_page(PARTS))
     firsts = ["Researchers revealed", "The energy agency", "Cloud providers", "Some researchers"]
     positions = [content.find(first) for first in firsts]
     assert -1 not in positions, content
@@ -54,7 +48,7 @@ def test_containers_of_another_class_are_not_joined() -> None:
         '<div class="recirc article__body-promo"><p>Another story entirely, about the best '
         "fitness trackers and running shoes of the year, picked by our gear team.</p></div></main>",
     )
-    content = _clean(html)
+    content = clean(html)
     assert "Cloud providers" in content
     assert "fitness trackers" not in content
 
@@ -83,7 +77,7 @@ def test_related_posts_in_cards_of_their_own_are_not_joined() -> None:
     <main><article class="post-1 hentry"><h1>AI and the planet</h1>
     <div class="content entry-content">{PARTS[0]}{PARTS[1]}</div></article>
     <section class="related-underpost">{cards}</section></main></body></html>"""
-    content = _clean(html)
+    content = clean(html)
     assert "Cloud providers" in content
     assert "spooky giveaways" not in content
     assert "free services" not in content

@@ -6,7 +6,7 @@ from sift_fetch.render import render
 from sift_fetch.render.html import parse
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.target import Target
-from tests.render.conftest import ARTICLE_URL, make_doc
+from tests.render.conftest import ARTICLE_URL, clean, make_doc
 
 POST = """
 <p>Cartoonist Riley Moss drew a scathing strip about the way newspapers write about young
@@ -33,14 +33,10 @@ def _page(main: str, after: str = "") -> str:
 <div id="next-posts">{after}</div></div></body></html>"""
 
 
-def _clean(html: str) -> str:
-    return render(make_doc(html, "text/html"), Target(ARTICLE_URL), 60_000).content
-
-
 def test_a_list_of_teasers_cut_short_goes() -> None:
     for ending in ("[&hellip;]", "...", '<a href="/s">Read more</a>'):
         teasers = "".join(_teaser(n, ending) for n in range(1, 5))
-        content = _clean(_page(POST, teasers))
+        content = clean(_page(POST, teasers))
         assert "Cartoonist Riley Moss" in content
         assert "three weeks" in content
         assert "Teaser" not in content, ending
