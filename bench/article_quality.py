@@ -81,6 +81,14 @@ def lost_lines(text: str, reference: str) -> list[str]:
     return lost
 
 
+def saved_html(spec: dict[str, str]) -> str:
+    """A page kept in this repository: bench/pages/, or round 17's English pages (gzipped)."""
+    if spec["source"] == "english":
+        raw = gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
+        return raw.decode("utf-8", "replace")
+    return (PAGES / spec["file"]).read_text("utf-8")
+
+
 def load_pages(tune: Path, rounds: set[int] | None = None) -> list[tuple[str, str, str, str]]:
     """(name, url, html, gold) for every gold text whose page is here (of those rounds only, if
     given: a round's pages were drawn after the rules before it were chosen)."""
@@ -90,8 +98,8 @@ def load_pages(tune: Path, rounds: set[int] | None = None) -> list[tuple[str, st
     for name, spec in sorted(index.items()):
         if rounds and spec["round"] not in rounds:
             continue
-        if spec["source"] == "pages":
-            html = (PAGES / spec["file"]).read_text("utf-8")
+        if spec["source"] != "tune":
+            html = saved_html(spec)
         elif (tune / "pages" / f"{spec['file']}.gz").exists():
             raw = gzip.decompress((tune / "pages" / f"{spec['file']}.gz").read_bytes())
             html = raw.decode("utf-8", "replace")

@@ -41,6 +41,7 @@ DRAWN = {
     14: "077141f",
     15: "077141f",
     16: "a158407",
+    17: "f9296f1",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.

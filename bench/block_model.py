@@ -42,7 +42,7 @@ from trafilatura.external import try_readability
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import block_features
-from bench.article_quality import ARTICLES, PAGES, lost_lines, precision_recall
+from bench.article_quality import ARTICLES, lost_lines, precision_recall, saved_html
 from sift_fetch.render.html import (
     SECOND_OPINION_SHARE,
     _agreement,
@@ -87,8 +87,8 @@ def pages(tune: Path, limit: int) -> list[Page]:
             }
         )
     for name, spec in index.items():
-        if spec["source"] == "pages":
-            html = (PAGES / spec["file"]).read_text("utf-8")
+        if spec["source"] != "tune":
+            html = saved_html(spec)
             out.append({"url": spec["url"], "html": html, "article": name, "saved": True})
     return out
 
