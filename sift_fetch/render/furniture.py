@@ -38,7 +38,11 @@ _END_MATTER = re.compile(
     rf"{_REPOSTED_CUE}|\breprinted\b"
     r"|follow us|\bfollow (?:him|her|them|me|on)\b|sign up|subscribe|newsletter|share this"
     r"|\bcontact\b|letter to the editor|\bwrite to\b|\breach (?:the|us|me)\b|\bsubmit\b"
-    r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b",
+    r"|\be-?mail (?:us|me)\b"
+    r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b"
+    # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm").
+    r"|\bfollow\b[^.!?]{0,60}(?:\bon (?:twitter|x|facebook|instagram|linkedin|threads"
+    r"|bluesky|mastodon)\b|@\w)",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

@@ -83,6 +83,17 @@ def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
     assert _trim(PROSE, PROSE, press_office, permalink) == [PROSE, PROSE]
 
 
+def test_the_authors_handle_and_a_mail_us_line_are_end_matter() -> None:
+    assert _trim(PROSE, PROSE, "Follow Jane Doe on Twitter.") == [PROSE, PROSE]
+    end = ["-- By Jane Doe Follow @janedoe", "Questions? Comments? Email us at"]
+    assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
+    # Only at the end: between paragraphs the same line is someone else's account.
+    assert _trim(PROSE, "Follow Jane Doe on Twitter.", PROSE)[1] == "Follow Jane Doe on Twitter."
+    # A closing line that follows something other than an account stays.
+    story = "Follow the vote count on our live page."
+    assert _trim(PROSE, PROSE, story)[-1] == story
+
+
 def test_a_closing_paragraph_that_mentions_a_cue_stays() -> None:
     closing = PROSE + " Contact your local allotment society to swap seeds and stories."
     assert _trim(PROSE, closing) == [PROSE, closing]
