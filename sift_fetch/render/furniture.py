@@ -42,7 +42,10 @@ _END_MATTER = re.compile(
     r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b"
     # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm").
     r"|\bfollow\b[^.!?]{0,60}(?:\bon (?:twitter|x|facebook|instagram|linkedin|threads"
-    r"|bluesky|mastodon)\b|@\w)",
+    r"|bluesky|mastodon)\b|@\w)"
+    # A contributor's credit: "The Associated Press contributed to this report."
+    r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"
+    r"|\bcontributed reporting\b",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

@@ -83,10 +83,12 @@ def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
     assert _trim(PROSE, PROSE, press_office, permalink) == [PROSE, PROSE]
 
 
-def test_the_authors_handle_and_a_mail_us_line_are_end_matter() -> None:
+def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None:
     assert _trim(PROSE, PROSE, "Follow Jane Doe on Twitter.") == [PROSE, PROSE]
     end = ["-- By Jane Doe Follow @janedoe", "Questions? Comments? Email us at"]
     assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
+    credit = "The Associated Press contributed to this report."
+    assert _trim(PROSE, PROSE, credit) == [PROSE, PROSE]
     # Only at the end: between paragraphs the same line is someone else's account.
     assert _trim(PROSE, "Follow Jane Doe on Twitter.", PROSE)[1] == "Follow Jane Doe on Twitter."
     # A closing line that follows something other than an account stays.
