@@ -185,7 +185,7 @@ def main() -> None:
     parser.add_argument("--blocks", action="store_true", help="list leaked and cut lines")
     parser.add_argument("--only", help="one extractor, by label")
     parser.add_argument(
-        "--round", type=int, action="append", help="only the pages drawn in this round (1-16)"
+        "--round", type=int, action="append", help="only the pages drawn in this round (1-18)"
     )
     args = parser.parse_args()
     pages = load_pages(args.tune, set(args.round) if args.round else None)
