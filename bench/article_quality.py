@@ -82,7 +82,7 @@ def lost_lines(text: str, reference: str) -> list[str]:
 
 
 def saved_html(spec: dict[str, str]) -> str:
-    """A page kept in this repository: bench/pages/, or round 17's English pages (gzipped)."""
+    """A page kept in this repository: bench/pages/, or rounds 17-18's English pages (gzipped)."""
     if spec["source"] == "english":
         raw = gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
         return raw.decode("utf-8", "replace")

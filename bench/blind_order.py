@@ -41,6 +41,13 @@ def site(url: str) -> str:
     return str(get_fld(url, fail_silently=True) or "")
 
 
+def unspaced(html: str) -> bool:
+    """Whether a fifth or more of the page's visible letters are of scripts written without
+    spaces between words, where word 4-grams mean nothing."""
+    text = "".join(visible_lines(html))
+    return len(_UNSPACED.findall(text)) >= 0.2 * max(sum(c.isalpha() for c in text), 1)
+
+
 def page_url(key: str, html: str) -> str:
     """The entry's URL: its key, or the page's canonical link or og:url."""
     if key.startswith("http"):
@@ -69,8 +76,7 @@ def candidates(tune: Path) -> list[dict[str, str]]:
             continue
         if not _ARTICLE_PATH.search(re.sub(r"^https?://[^/]+", "", url)):
             continue
-        text = "".join(visible_lines(html))
-        if len(_UNSPACED.findall(text)) >= 0.2 * max(sum(c.isalpha() for c in text), 1):
+        if unspaced(html):
             continue
         rows.append((url, spec["file"], name))
     rows.sort()

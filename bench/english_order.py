@@ -26,8 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.article_quality import ARTICLES
-from bench.blind_order import _UNSPACED, page_url, site
-from bench.visible_lines import visible_lines
+from bench.blind_order import page_url, site, unspaced
 
 SEED = 2031
 ROUND = 17  # the sites of earlier rounds are skipped; its own pages stay in the order
@@ -42,8 +41,7 @@ def candidates(pools: dict[str, Path]) -> list[dict[str, str]]:
             html = path.read_bytes().decode("utf-8", "replace")
             url = page_url("", html)
             name = site(url) if url.startswith("http") else f"{package}:{path.name}"
-            text = "".join(visible_lines(html))
-            if len(_UNSPACED.findall(text)) >= 0.2 * max(sum(c.isalpha() for c in text), 1):
+            if unspaced(html):
                 continue
             rows.append((package, path.name, name, url))
     random.Random(SEED).shuffle(rows)
