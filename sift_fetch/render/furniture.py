@@ -79,7 +79,9 @@ _BARE_DATE = re.compile(
     re.I,
 )
 _BYLINE = re.compile(
-    r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by):?\s", re.I
+    r"(?:by|written by|posted by|words by|story by|author|courtesy of|photos? by"
+    r"|(?:medically )?reviewed by|fact[- ]checked by):?\s",
+    re.I,
 )
 _REPOSTED = re.compile(_REPOSTED_CUE, re.I)
 # Anywhere: a byline that names its author ("By Nada Tawfik, BBC News, New York", "Von Georg

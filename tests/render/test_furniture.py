@@ -17,6 +17,7 @@ def _trim(*blocks: str) -> list[str]:
 def test_a_leading_date_byline_or_repost_note_goes() -> None:
     assert _trim("March 3, 2024", "By Jane Doe", PROSE) == [PROSE]
     assert _trim("Written by: Jane Doe", PROSE) == [PROSE]
+    assert _trim("By Jane Doe", "Medically reviewed by John Roe, MD", PROSE) == [PROSE]
     assert _trim("This article originally appeared on Example News.", PROSE) == [PROSE]
     # Past the first blocks, or long enough to be prose, it stays.
     assert _trim(PROSE, PROSE, PROSE, "By the end of May") == [PROSE] * 3 + ["By the end of May"]
