@@ -82,7 +82,7 @@ def lost_lines(text: str, reference: str) -> list[str]:
 
 
 def saved_html(spec: dict[str, str]) -> str:
-    """A page kept in this repository: bench/pages/, or rounds 17-19's English pages (gzipped)."""
+    """A page kept in this repository: bench/pages/, or rounds 17-20's English pages (gzipped)."""
     if spec["source"] == "english":
         raw = gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
         return raw.decode("utf-8", "replace")
@@ -185,7 +185,7 @@ def main() -> None:
     parser.add_argument("--blocks", action="store_true", help="list leaked and cut lines")
     parser.add_argument("--only", help="one extractor, by label")
     parser.add_argument(
-        "--round", type=int, action="append", help="only the pages drawn in this round (1-19)"
+        "--round", type=int, action="append", help="only the pages drawn in this round (1-20)"
     )
     args = parser.parse_args()
     pages = load_pages(args.tune, set(args.round) if args.round else None)
