@@ -43,9 +43,10 @@ _END_MATTER = re.compile(
     # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm").
     r"|\bfollow\b[^.!?]{0,60}(?:\bon (?:twitter|x|facebook|instagram|linkedin|threads"
     r"|bluesky|mastodon)\b|@\w)"
-    # A contributor's credit: "The Associated Press contributed to this report."
+    # A contributor's credit: "The Associated Press contributed to this report.", "Contributing:
+    # Liz Szabo, Associated Press."
     r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"
-    r"|\bcontributed reporting\b",
+    r"|\bcontributed reporting\b|^\W*contributing:",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

@@ -90,6 +90,7 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
     credit = "The Associated Press contributed to this report."
     assert _trim(PROSE, PROSE, credit) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Contributing: Jane Doe, Associated Press.") == [PROSE, PROSE]
     # Only at the end: between paragraphs the same line is someone else's account.
     assert _trim(PROSE, "Follow Jane Doe on Twitter.", PROSE)[1] == "Follow Jane Doe on Twitter."
     # A closing line that follows something other than an account stays.
