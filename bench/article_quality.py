@@ -82,11 +82,15 @@ def lost_lines(text: str, reference: str) -> list[str]:
 
 
 def saved_html(spec: dict[str, str]) -> str:
-    """A page kept in this repository: bench/pages/, or rounds 17-20's English pages (gzipped)."""
+    """A page kept in this repository: bench/pages/, or the English rounds' pages."""
     if spec["source"] == "english":
-        raw = gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
-        return raw.decode("utf-8", "replace")
+        return english_page(spec).decode("utf-8", "replace")
     return (PAGES / spec["file"]).read_text("utf-8")
+
+
+def english_page(spec: dict[str, str]) -> bytes:
+    """An English round's page as it was saved (gzipped in bench/articles/english/)."""
+    return gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
 
 
 def load_pages(tune: Path, rounds: set[int] | None = None) -> list[tuple[str, str, str, str]]:
@@ -185,7 +189,7 @@ def main() -> None:
     parser.add_argument("--blocks", action="store_true", help="list leaked and cut lines")
     parser.add_argument("--only", help="one extractor, by label")
     parser.add_argument(
-        "--round", type=int, action="append", help="only the pages drawn in this round (1-20)"
+        "--round", type=int, action="append", help="only the pages drawn in this round"
     )
     args = parser.parse_args()
     pages = load_pages(args.tune, set(args.round) if args.round else None)

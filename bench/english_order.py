@@ -26,7 +26,6 @@ one candidate a line, numbered: site, package, file, URL.
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import random
@@ -36,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.article_quality import ARTICLES
+from bench.article_quality import ARTICLES, english_page
 from bench.blind_order import page_url, site, unspaced
 
 
@@ -58,6 +57,15 @@ POOLS = {
 }
 
 
+@dataclass(frozen=True)
+class Row:
+    package: str
+    file: str
+    site: str
+    url: str
+    digest: str  # of the page's bytes, so that copies are known
+
+
 def page_name(path: Path, folder: Path) -> str:
     """A page's file as the picks name it: `test_cnn1.html`, or `test-pages/ars-1`."""
     relative = path.relative_to(folder)
@@ -67,38 +75,50 @@ def page_name(path: Path, folder: Path) -> str:
 def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
     pool = POOLS[number]
     index = json.loads((ARTICLES / "index.json").read_text("utf-8"))
-    known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
     rows = []
     for package, folder in sorted(zip(pool.packages, folders, strict=True)):
         for path in sorted(folder.glob(pool.packages[package])):
             raw = path.read_bytes()
             html = raw.decode("utf-8", "replace")
+            if unspaced(html):
+                continue
             file = page_name(path, folder)
             url = page_url("", html)
             name = site(url) if url.startswith("http") else f"{package}:{file}"
-            if unspaced(html):
-                continue
-            rows.append((package, file, name, url, hashlib.sha256(raw).hexdigest()))
+            rows.append(Row(package, file, name, url, hashlib.sha256(raw).hexdigest()))
     random.Random(pool.seed).shuffle(rows)
-    english = [spec for spec in index.values() if spec["source"] == "english"]
-    drawn_sites = {site(spec["url"]) for spec in english if spec["round"] < number} - {""}
-    drawn = {hashlib.sha256(saved_bytes(spec)).hexdigest() for spec in english}
-    drawn_urls = {spec["url"] for spec in english}
-    seen: set[str] = drawn if pool.later_pages else known
-    order = []
-    for package, file, name, url, digest in rows:
-        if pool.later_pages:
-            fresh = name in drawn_sites and digest not in seen and url not in drawn_urls
-        else:
-            fresh = name not in seen and not (pool.skip_copies and digest in seen)
-        if fresh:
-            seen.update((name, digest))
-            order.append({"site": name, "package": package, "file": file, "url": url})
-    return order
+    if pool.later_pages:
+        taken = _later_pages(rows, [s for s in index.values() if s["source"] == "english"], number)
+    else:
+        known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
+        taken = _first_of_each_site(rows, known, pool.skip_copies)
+    return [
+        {"site": row.site, "package": row.package, "file": row.file, "url": row.url}
+        for row in taken
+    ]
 
 
-def saved_bytes(spec: dict[str, str]) -> bytes:
-    return gzip.decompress((ARTICLES / "english" / f"{spec['file']}.gz").read_bytes())
+def _first_of_each_site(rows: list[Row], known: set[str], skip_copies: bool) -> list[Row]:
+    seen, taken = set(known), []
+    for row in rows:
+        if row.site in seen or (skip_copies and row.digest in seen):
+            continue
+        seen.update((row.site, row.digest))
+        taken.append(row)
+    return taken
+
+
+def _later_pages(rows: list[Row], english: list[dict[str, str]], number: int) -> list[Row]:
+    """Every other page of the sites the English rounds before NUMBER drew."""
+    sites = {site(spec["url"]) for spec in english if spec["round"] < number} - {""}
+    urls = {spec["url"] for spec in english}
+    seen = {hashlib.sha256(english_page(spec)).hexdigest() for spec in english}
+    taken = []
+    for row in rows:
+        if row.site in sites and row.digest not in seen and row.url not in urls:
+            seen.add(row.digest)
+            taken.append(row)
+    return taken
 
 
 def main() -> None:
