@@ -46,6 +46,7 @@ DRAWN = {
     19: "0a08e90",
     # Before any rule chosen from rounds 17-19, whose sites round 20 shares.
     20: "e4c24e5",
+    21: "cd14fb3",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
