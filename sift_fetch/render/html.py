@@ -165,6 +165,11 @@ _BLANK_LINE = re.compile(r"\n\s*\n")
 # readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
 # bench/article_quality.py measure it).
 SECOND_OPINION_SHARE = 0.2
+# ... unless it has this many words: a whole short article, which a long page can dwarf (a post
+# above a stream of other posts, where readability took one of those and the balanced
+# extraction the stream). Any floor from 250 to 400 words moves that page alone on both
+# yardsticks (round 21's newrepublic.com, F1 0.14 -> 1.00).
+ARTICLE_WORDS = 300
 # A block that opens with ©, (c) or "Copyright" and is this short is a credit or a notice, not
 # prose (a longer one can be a paragraph that a photo credit runs into). Tuning corpus F1
 # 0.922 -> 0.923, article pages precision 0.961 -> 0.962.
@@ -411,13 +416,14 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
-    under SECOND_OPINION_SHARE of the page's visible words, a balanced extraction is the second
-    opinion, and readability the referee: of the two, the one closer to readability's main
-    content wins. A balanced extraction alone, taken whenever it found much more, also took a
-    paywalled teaser's page furniture for the article. Not `thorough` (a very large page): one
-    extraction, without trafilatura's fallbacks; the rules on the tree, linear and a small part
-    of one extraction's cost, apply to every page. HTML is the page's source, searched first by
-    rules whose mark is rare (nutrition facts), so that their XPath runs on those pages only.
+    under SECOND_OPINION_SHARE of the page's visible words, and under ARTICLE_WORDS, a balanced
+    extraction is the second opinion, and readability the referee: of the two, the one closer
+    to readability's main content wins. A balanced extraction alone, taken whenever it found
+    much more, also took a paywalled teaser's page furniture for the article. Not `thorough`
+    (a very large page): one extraction, without trafilatura's fallbacks; the rules on the
+    tree, linear and a small part of one extraction's cost, apply to every page. HTML is the
+    page's source, searched first by rules whose mark is rare (nutrition facts), so that their
+    XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
     _keep_tails_of_empty(tree)
@@ -431,7 +437,8 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     if not thorough:
         return _extract(tree, url, fast=True) or None
     precise = _extract(tree, url)
-    if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
+    words = word_count(precise)
+    if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
     balanced = _extract(tree, url, favor_precision=False)
     # readability (trafilatura's port; it changes the tree it reads) finds the main content by

@@ -444,6 +444,26 @@ def test_thin_extraction_is_refereed_by_readability(
     assert html.clean_markdown(page, url, html=source) == extractions[expected]
 
 
+@pytest.mark.parametrize(("words", "expected"), [(300, "precise"), (299, "balanced")])
+def test_a_whole_short_article_needs_no_second_opinion(
+    monkeypatch: pytest.MonkeyPatch, words: int, expected: str
+) -> None:
+    # A short post above a stream of other posts: the page dwarfs it, readability takes one of
+    # the other posts, and the balanced extraction, holding that one, would win the referee.
+    post = " ".join(f"post{n}" for n in range(words))
+    other = " ".join(f"other{n}" for n in range(400))
+    extractions = {"precise": post, "balanced": f"{post} {other} " + "stream " * 2000}
+
+    def extract(tree: object, url: str, **options: object) -> str:
+        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
+
+    monkeypatch.setattr(html, "_extract", extract)
+    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{other}</p>"))
+    source = "<body>" + "<p>A paragraph of another post in the stream below</p>" * 400 + "</body>"
+    url = "https://news.example.com/minutes/1"
+    assert html.clean_markdown(html.parse(source), url, html=source) == extractions[expected]
+
+
 def test_the_page_titles_a_headline_is_matched_against() -> None:
     tree = html.parse(
         "<html><head><title>Balcony Tomatoes | The Urban Gardener</title>"
