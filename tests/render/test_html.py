@@ -392,6 +392,18 @@ def test_clean_writes_identifiers_as_the_page_does() -> None:
     assert "`socket.AF_INET`" in text
 
 
+def test_a_character_xml_forbids_does_not_cost_the_article() -> None:
+    # A browser shows nothing for it; trafilatura, meeting it in the tree, found no article.
+    stray = NEWS_PARAGRAPHS[1].replace(" ", " \x10", 1)
+    body = "".join(f"<p>{text}</p>" for text in [NEWS_PARAGRAPHS[0], stray, *NEWS_PARAGRAPHS[2:]])
+    page = f"<html><head><title>Depot</title></head><body><article>{body}</article></body></html>"
+    doc = make_doc(page, "text/html", "https://news.example.com/city/depot")
+    text = render(doc, Target(doc.url), 20_000).content
+    for paragraph in NEWS_PARAGRAPHS:
+        assert paragraph in text
+    assert "\x10" not in text
+
+
 def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() -> None:
     prose = (
         "Copyright law in most countries protects a photograph for seventy years after the death"
