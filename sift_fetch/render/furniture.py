@@ -40,9 +40,10 @@ _END_MATTER = re.compile(
     r"|\bcontact\b|letter to the editor|\bwrite to\b|\breach (?:the|us|me)\b|\bsubmit\b"
     r"|\be-?mail (?:us|me)\b"
     r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b"
-    # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm").
-    r"|\bfollow\b[^.!?]{0,60}(?:\bon (?:twitter|x|facebook|instagram|linkedin|threads"
-    r"|bluesky|mastodon)\b|@\w)"
+    # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm",
+    # "Connect with me @EllynJShook1").
+    r"|\b(?:follow|connect with)\b[^.!?]{0,60}"
+    r"(?:\bon (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|@\w)"
     # A contributor's credit: "The Associated Press contributed to this report.", "Contributing:
     # Liz Szabo, Associated Press."
     r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"

@@ -86,6 +86,7 @@ def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
 
 def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None:
     assert _trim(PROSE, PROSE, "Follow Jane Doe on Twitter.") == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Connect with me @JaneDoe1") == [PROSE, PROSE]
     end = ["-- By Jane Doe Follow @janedoe", "Questions? Comments? Email us at"]
     assert _trim(PROSE, PROSE, *end) == [PROSE, PROSE]
     credit = "The Associated Press contributed to this report."
@@ -95,6 +96,8 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     assert _trim(PROSE, "Follow Jane Doe on Twitter.", PROSE)[1] == "Follow Jane Doe on Twitter."
     # A closing line that follows something other than an account stays.
     story = "Follow the vote count on our live page."
+    assert _trim(PROSE, PROSE, story)[-1] == story
+    story = "Connect with the garden society at its spring fair."
     assert _trim(PROSE, PROSE, story)[-1] == story
 
 
