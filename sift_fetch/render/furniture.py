@@ -2,8 +2,9 @@
 (the envelope's `title` carries it), a deck set as a heading above the first paragraph, a leading
 date, byline or "this article originally appeared in" note, captions and credit lines, affiliate
 disclosures, links to related articles ("Related: ...", or a cue such as "Editors' recommendations"
-and the list after it), and end matter (contact lines, newsletter and subscription prompts, reprint
-notices), and newsletter prompts wherever they sit.
+and the list after it), other stories' headlines set as a run of headings, and end matter
+(contact lines, newsletter and subscription prompts, reprint notices), and newsletter prompts
+wherever they sit.
 
 Each rule looks only at short blocks in the places such furniture sits, by cues any site uses.
 Measured on the article pages (bench/article_quality.py: precision 0.962 -> 0.967, recall 0.986
@@ -265,6 +266,12 @@ _RELATED_TITLED = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\b.*:$", re.I)
 RELATED_TITLED_MAX_WORDS = 8
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 RELATED_MAX_WORDS = 25  # a "Related: ..." line, or an item of the list after a cue
+# Headlines in a row: this many headings or more of one level, each one line of a headline's
+# length, with nothing between them, are other stories' titles (a video player's "More video"
+# box), not the article's sections, which hold text. Shorter headings in a row are an outline or
+# a page's figures set large ("### 2 235 010 EUROS").
+HEADLINE_RUN = 3
+HEADLINE_MIN_WORDS = 5
 
 
 def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
@@ -285,6 +292,7 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     ]
     blocks = [block for block in blocks if not _furniture_anywhere(block)] or blocks
     blocks = _without_related(blocks) or blocks
+    blocks = _without_headline_runs(blocks) or blocks
     # Newsletter and social prompts go after the end matter is found: one there is among its
     # cues, and the short lines beside it go with it.
     blocks = blocks[: _end_matter_start(blocks)]
@@ -404,6 +412,30 @@ def _without_related(blocks: list[str]) -> list[str]:
         if not (word_count(block) <= RELATED_MAX_WORDS and _RELATED_LINE.match(block)):
             kept.append(block)
     return kept
+
+
+def _without_headline_runs(blocks: list[str]) -> list[str]:
+    """BLOCKS without runs of HEADLINE_RUN or more headlines of one level."""
+    kept: list[str] = []
+    run: list[str] = []
+    for block in blocks:
+        if run and not (_headline(block) and _level(block) == _level(run[0])):
+            kept.extend(run if len(run) < HEADLINE_RUN else ())
+            run = []
+        if _headline(block):
+            run.append(block)
+        else:
+            kept.append(block)
+    kept.extend(run if len(run) < HEADLINE_RUN else ())
+    return kept
+
+
+def _headline(block: str) -> bool:
+    return block.startswith("#") and "\n" not in block and word_count(block) >= HEADLINE_MIN_WORDS
+
+
+def _level(heading: str) -> int:
+    return len(heading) - len(heading.lstrip("#"))
 
 
 def _related_cue(block: str) -> bool:

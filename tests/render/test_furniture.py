@@ -167,6 +167,24 @@ def test_links_to_related_articles_go() -> None:
     ]
 
 
+def test_other_stories_headlines_in_a_row_go() -> None:
+    headlines = [
+        "## Kathie Lee and Hoda look back at their year",
+        "## Denzel Washington made me nervous, admits co-star",
+        "## Jim Parsons on the role he found hardest to accept",
+    ]
+    assert _trim(PROSE, *headlines, PROSE) == [PROSE, PROSE]
+    # Two in a row, headings of other levels between them, short ones or lines of text: the
+    # article's own sections and figures.
+    assert _trim(PROSE, *headlines[:2], PROSE) == [PROSE, *headlines[:2], PROSE]
+    mixed = [headlines[0], "### " + headlines[1][3:], headlines[2]]
+    assert _trim(PROSE, *mixed, PROSE) == [PROSE, *mixed, PROSE]
+    figures = ["### Raised since 2016", "### 2 875 510 euros", "### Paid to the strikers"]
+    assert _trim(PROSE, *figures, PROSE) == [PROSE, *figures, PROSE]
+    sections = [headlines[0], PROSE, headlines[1], PROSE, headlines[2], PROSE]
+    assert _trim(PROSE, *sections) == [PROSE, *sections]
+
+
 def test_related_cues_in_other_words_go() -> None:
     related = "- Ten peppers for a windowsill\n- Why my courgettes rot"
     assert _trim(PROSE, "## See also", related, PROSE) == [PROSE, PROSE]
