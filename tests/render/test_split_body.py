@@ -42,6 +42,17 @@ def test_every_part_of_a_split_body_is_kept_in_order() -> None:
     assert "Shop now" not in content
 
 
+def test_parts_that_microdata_marks_as_the_body_are_kept() -> None:
+    """A CNBC story: each part a `<div class="group" itemprop="articleBody">`, a class no body
+    pattern names."""
+    html = _page(PARTS, body_class="group").replace(
+        'class="group"', 'class="group" itemprop="articleBody"'
+    )
+    content = clean(html)
+    assert "Cloud providers" in content
+    assert "Some researchers" in content
+
+
 def test_containers_of_another_class_are_not_joined() -> None:
     html = _page(PARTS[:2]).replace(
         "</main>",
