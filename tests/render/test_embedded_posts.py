@@ -1,0 +1,42 @@
+"""Clean mode keeps the posts an article quotes with Twitter's embed code."""
+
+from __future__ import annotations
+
+from tests.render.conftest import clean
+
+STORY = [
+    "A military cargo plane circled low over Manhattan for more than an hour on Tuesday, and "
+    "people across the city took to social media to ask what it was doing there.",
+    "The police department said it did not know why the plane was circling, and the air "
+    "national guard later said the flight was part of a routine training mission.",
+    "Officials said that such flights are planned weeks ahead and that the public is not "
+    "always told about them, which left many residents worried for the afternoon.",
+]
+
+
+def _tweet(text: str, author: str, handle: str) -> str:
+    """A post as Twitter's embed code writes it, in a site's wrapper: the author's line a
+    paragraph of its own, the date a link to the post."""
+    return (
+        '<div class="twitter-wrapper"><div><blockquote class="twitter-tweet">'
+        f'<p lang="en" dir="ltr">{text}</p><p>&mdash; {author} (@{handle}) '
+        f'<a href="https://twitter.com/{handle}/status/1">December 13, 2016</a></p>'
+        "</blockquote></div></div>"
+    )
+
+
+def test_an_embedded_post_is_kept_with_its_author_line() -> None:
+    tweets = [
+        _tweet("Anybody know about the plane circling Manhattan right now?", "Ann Lee", "annlee"),
+        _tweet("Military plane over Manhattan, circling for an hour now", "Bo Chan", "bochan"),
+    ]
+    body = f"<p>{STORY[0]}</p>{tweets[0]}<p>{STORY[1]}</p>{tweets[1]}<p>{STORY[2]}</p>"
+    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <article><h1>A plane over Manhattan</h1>{body}</article>
+    <footer><p>About us. Contact.</p></footer></body></html>"""
+    content = clean(html)
+    assert "Anybody know about the plane circling Manhattan right now?" in content, content
+    assert "Military plane over Manhattan" in content
+    assert "Bo Chan (@bochan) December 13, 2016" in content
+    assert content.index("Anybody know") < content.index(STORY[1][:30])
