@@ -1,10 +1,10 @@
 """What frames an article rather than being it, trimmed from clean mode's Markdown: the headline
 (the envelope's `title` carries it), a deck set as a heading above the first paragraph, a leading
 date, byline or "this article originally appeared in" note, captions and credit lines, affiliate
-disclosures, links to related articles ("Related: ...", or a cue such as "Editors' recommendations"
-and the list after it), other stories' headlines set as a run of headings, and end matter
-(contact lines, newsletter and subscription prompts, reprint notices), and newsletter prompts
-wherever they sit.
+disclosures and print-edition notes, links to related articles ("Related: ...", or a cue such as
+"Editors' recommendations" and the list after it), other stories' headlines set as a run of
+headings, and end matter (contact lines, newsletter and subscription prompts, reprint notices), and
+newsletter prompts wherever they sit.
 
 Each rule looks only at short blocks in the places such furniture sits, by cues any site uses.
 Measured on the article pages (bench/article_quality.py: precision 0.962 -> 0.967, recall 0.986
@@ -48,7 +48,9 @@ _END_MATTER = re.compile(
     # A contributor's credit: "The Associated Press contributed to this report.", "Contributing:
     # Liz Szabo, Associated Press."
     r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"
-    r"|\bcontributed reporting\b|^\W*contributing:",
+    r"|\bcontributed reporting\b|^\W*contributing:|\badditional reporting (?:by|from)\b"
+    # A wire story's credits: "Reporting by Jane Doe; Editing by John Roe".
+    r"|\breporting by\b[^.]{0,80}\bediting by\b",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -135,6 +137,15 @@ _DISCLOSURE = re.compile(
     re.I,
 )
 DISCLOSURE_MAX_WORDS = 60
+# Anywhere: where the story ran in print ("A version of this article appears in print on Dec. 5,
+# 2016, on Page A1 of the New York edition", "This story appears in the January 2017 issue of
+# National Geographic magazine."), a note on the article like a disclosure and as short.
+_PRINT_NOTE = re.compile(
+    r"\bthis (?:article|story|piece|essay|column|review|interview|feature)\b[^.]{0,40}?"
+    r"\b(?:appears|appeared|ran|was published) in"
+    r" (?:print\b|the\b[^.]{0,80}?\b(?:issue|edition)\b)",
+    re.I,
+)
 
 # Anywhere: a cookie-consent notice, a video's placeholder until its cookies are accepted ("Please
 # accept YouTube cookies to play this video", "Wir verwenden Cookies ... Alle zulassen"): a short
@@ -331,6 +342,7 @@ def _furniture_anywhere(block: str) -> bool:
     return (
         _caption(block)
         or _disclosure(block)
+        or _print_note(block)
         or _consent(block)
         or _named_byline(block)
         or bool(_WIDGET_LABEL.match(block))
@@ -369,6 +381,14 @@ def _consent(block: str) -> bool:
 
 def _disclosure(block: str) -> bool:
     return word_count(block) <= DISCLOSURE_MAX_WORDS and bool(_DISCLOSURE.search(block))
+
+
+def _print_note(block: str) -> bool:
+    # Rare: substring tests for the words every note ends on before the regex.
+    low = block.lower()
+    if "issue" not in low and "edition" not in low and "in print" not in low:
+        return False
+    return bool(_PRINT_NOTE.search(block)) and word_count(block) <= DISCLOSURE_MAX_WORDS
 
 
 def _signup(block: str) -> bool:

@@ -92,6 +92,9 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     credit = "The Associated Press contributed to this report."
     assert _trim(PROSE, PROSE, credit) == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "Contributing: Jane Doe, Associated Press.") == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "Additional reporting by Jane Doe.") == [PROSE, PROSE]
+    wire = "Reporting by Jane Doe in Leeds; Editing by John Roe"
+    assert _trim(PROSE, PROSE, wire) == [PROSE, PROSE]
     # Only at the end: between paragraphs the same line is someone else's account.
     assert _trim(PROSE, "Follow Jane Doe on Twitter.", PROSE)[1] == "Follow Jane Doe on Twitter."
     # A closing line that follows something other than an account stays.
@@ -165,6 +168,20 @@ def test_links_to_related_articles_go() -> None:
         "## Read more about soil",
         PROSE,
     ]
+
+
+def test_a_note_on_where_the_story_ran_in_print_goes_wherever_it_sits() -> None:
+    notes = [
+        "This story appears in the January 2017 issue of Garden Monthly magazine.",
+        "A version of this article appears in print on Dec. 5, 2016, on Page A1 of the New "
+        "York edition with the headline: Tomatoes on the Balcony.",
+    ]
+    for note in notes:
+        assert _trim(note, PROSE, PROSE) == [PROSE, PROSE]
+        assert _trim(PROSE, note, PROSE) == [PROSE, PROSE]
+    # The same words about something other than this article are the article's own.
+    story = "The variety appeared in the 1962 edition of the seed catalogue, and sold out."
+    assert _trim(PROSE, story, PROSE) == [PROSE, story, PROSE]
 
 
 def test_other_stories_headlines_in_a_row_go() -> None:
