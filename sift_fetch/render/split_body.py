@@ -6,7 +6,8 @@ them finds. Some sites cut the body into sibling containers of one class, an adv
 a promotion between each two (a Condé Nast story is three `<div class="body__container
 article__body">`): trafilatura then returns the first part and drops the rest of the article.
 Here the later containers that the same expression finds, with the first one's tag and class,
-give their children to the first, so that trafilatura reads the whole article in one container.
+give their children to the first, so that trafilatura reads the whole article in one container;
+a heading set right before a later part, outside it, is that part's subheading and comes along.
 A container inside an `<article>` of its own, one the first is not in, is another story's: a
 blog's related posts are cards, each an `<article>` with an excerpt in the body's own class.
 
@@ -28,6 +29,7 @@ from trafilatura.xpaths import BODY_XPATH
 from sift_fetch.render.tree import inside
 
 _CONTAINERS = ("article", "div", "main", "section")
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 # The classes the first expression of BODY_XPATH looks for (trafilatura 2.3's
 # _ARTICLE_CONTENT_CLASS_TOKENS, and the classes 'post' and 'entry' exactly).
 _BODY_CLASS = re.compile(
@@ -60,7 +62,17 @@ def join_split_body(tree: HtmlElement) -> None:
             continue  # another story's card, not a part of this body
         if (later.text or "").strip():
             continue  # text of its own, outside any child, would have nowhere to go
-        first.extend(list(later))
+        first.extend([*_headings_before(later), *later])
+
+
+def _headings_before(part: HtmlElement) -> list[HtmlElement]:
+    """The headings right before PART, outside it: its subheading, set in the wrapper."""
+    headings: list[HtmlElement] = []
+    el = part.getprevious()
+    while el is not None and el.tag in _HEADINGS and not (el.tail or "").strip():
+        headings.insert(0, el)
+        el = el.getprevious()
+    return headings
 
 
 def _story(element: HtmlElement) -> HtmlElement | None:

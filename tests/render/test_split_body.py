@@ -53,6 +53,16 @@ def test_parts_that_microdata_marks_as_the_body_are_kept() -> None:
     assert "Some researchers" in content
 
 
+def test_a_parts_subheading_set_before_it_comes_with_it() -> None:
+    html = _page(PARTS).replace(
+        '<div class="grid"><div class="body body__container article__body"><p>The energy',
+        '<div class="grid"><h4 class="subtitle">What the data centers use</h4>'
+        '<div class="body body__container article__body"><p>The energy',
+    )
+    content = clean(html)
+    assert "#### What the data centers use\n\nThe energy agency" in content, content
+
+
 def test_containers_of_another_class_are_not_joined() -> None:
     html = _page(PARTS[:2]).replace(
         "</main>",
