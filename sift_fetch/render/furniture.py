@@ -129,7 +129,11 @@ CREDITED_MAX_WORDS = 30
 
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
 _DISCLOSURE = re.compile(
-    r"we (?:may )?(?:receive|earn|get) (?:a )?(?:compensation|commission)|affiliate links?\b"
+    r"we (?:may )?(?:receive|earn|get) (?:a )?(?:compensation|commission)"
+    r"|affiliate (?:links?|relationships?|partnerships?)\b"
+    # Who owns the site: "Comcast's NBCUniversal is a minority investor in Vox Media, which owns
+    # this site."
+    r"|\bowns this (?:site|website|publication|newspaper|magazine)\b"
     r"|(?:references to|links to) products from one or more of our advertisers"
     r"|(?:dieser|der) (?:beitrag|artikel|post) (?:ist|wurde|entstand) in (?:freundlicher )?"
     r"(?:zusammenarbeit|kooperation) mit|this (?:post|article) (?:is|was) sponsored"

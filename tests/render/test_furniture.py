@@ -65,6 +65,10 @@ def test_an_affiliate_disclosure_goes() -> None:
     sponsored = "\u2013 Anzeige: Dieser Beitrag ist in Zusammenarbeit mit Barbour entstanden \u2013"
     assert _trim(PROSE, sponsored, PROSE) == [PROSE, PROSE]
     assert _trim("This post is sponsored by Seedco.", PROSE, PROSE) == [PROSE, PROSE]
+    retailers = "Garden Weekly has affiliate relationships with retailers and may earn a share."
+    assert _trim(retailers, PROSE, PROSE) == [PROSE, PROSE]
+    owner = "* Seedco is a minority investor in Leaf Media, which owns this site."
+    assert _trim(PROSE, PROSE, owner) == [PROSE, PROSE]
     # An article's paragraph about affiliate links is long enough to be prose.
     about = PROSE + " " + PROSE + " Affiliate links pay for the seeds we test each spring."
     assert _trim(PROSE, about) == [PROSE, about]
