@@ -6,7 +6,9 @@ are each a link, and a post of a few words with a link or several, in the `<div>
 in, is what trafilatura's precision mode drops as a block of links (round 23's mashable.com story
 lost the twelve posts it quotes, a third of its text). Those links lead to the post and the people
 it names, not to reading elsewhere (context lists the page's links, read before this), so they are
-unwrapped: the words stay, and the post is kept as the quote it is.
+unwrapped: the words stay, and the post is kept as the quote it is. A wrapper around the post
+alone goes too, since trafilatura drops one whose class says "embed" or "widget", post and all
+(round 21's nbcnews.com and uproxx.com lost the tweet each story quotes).
 """
 
 from __future__ import annotations
@@ -15,17 +17,34 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 # The embed code's classes: a post, and a post with a video.
-_MARK = "twitter-"
+_MARKS = ("twitter-tweet", "twitter-video")
 _POSTS = etree.XPath(
     "//blockquote[contains(concat(' ', normalize-space(@class), ' '), ' twitter-tweet ')"
     " or contains(concat(' ', normalize-space(@class), ' '), ' twitter-video ')]"
 )
 
 
-def unwrap_post_links(tree: HtmlElement, html: str) -> None:
-    """Unwrap the links of every embedded tweet on a page whose source (HTML) embeds one."""
-    if _MARK not in html:
+def keep_embedded_posts(tree: HtmlElement, html: str) -> None:
+    """Unwrap the links of every embedded tweet, and lift it out of wrappers that hold only it,
+    on a page whose source (HTML) embeds one."""
+    if not any(mark in html for mark in _MARKS):
         return  # the XPath visits every element; few pages embed a post
     for post in _POSTS(tree):
         for link in list(post.iter("a")):
             link.drop_tag()
+        _lift(post)
+
+
+def _lift(post: HtmlElement) -> None:
+    """Put POST in the place of the `<div>`s around it that hold nothing else."""
+    words = post.text_content().split()
+    if not words:
+        return  # a placeholder the widget's script fills: nothing to keep
+    parent = post.getparent()
+    while parent is not None and parent.tag == "div" and parent.text_content().split() == words:
+        grand = parent.getparent()
+        if grand is None:
+            return
+        post.tail = parent.tail
+        grand.replace(parent, post)
+        parent = grand

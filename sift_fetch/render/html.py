@@ -38,7 +38,7 @@ from sift_fetch.render.around_body import drop_around_body
 from sift_fetch.render.author_boxes import drop_author_boxes
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
-from sift_fetch.render.embedded_posts import unwrap_post_links
+from sift_fetch.render.embedded_posts import keep_embedded_posts
 from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
@@ -440,7 +440,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_author_boxes(tree, html)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
-    unwrap_post_links(tree, html)
+    keep_embedded_posts(tree, html)
     unwrap_short_lists(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None

@@ -40,3 +40,19 @@ def test_an_embedded_post_is_kept_with_its_author_line() -> None:
     assert "Military plane over Manhattan" in content
     assert "Bo Chan (@bochan) December 13, 2016" in content
     assert content.index("Anybody know") < content.index(STORY[1][:30])
+
+
+def test_a_post_in_an_embed_or_widget_wrapper_is_kept_and_an_empty_one_adds_nothing() -> None:
+    tweet = _tweet("Still working on the investigation into the launch", "Ann Lee", "annlee")
+    wrapped = tweet.replace('<div class="twitter-wrapper">', '<div class="widget widget_tweet">')
+    placeholder = (
+        '<div class="social-post"><blockquote class="twitter-tweet">'
+        '<a href="https://twitter.com/annlee/status/2">&nbsp;</a></blockquote></div>'
+    )
+    body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p>{wrapped}<p>{STORY[2]}</p>{placeholder}"
+    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
+    <article><h1>A plane over Manhattan</h1><div class="story">{body}</div></article>
+    </body></html>"""
+    content = clean(html)
+    assert "> Still working on the investigation into the launch" in content, content
+    assert content.rstrip().endswith(STORY[2]), content
