@@ -1,4 +1,4 @@
-"""Embedded tweets kept: their links unwrapped, text kept, before extraction.
+"""Embedded tweets and Instagram posts kept: their links unwrapped, text kept, before extraction.
 
 Twitter's embed code quotes a post in the article as `<blockquote class="twitter-tweet">`: its text,
 then "— Name (@handle) date". Mentions, hashtags, its t.co and pic.twitter.com links and the date
@@ -8,7 +8,9 @@ lost the twelve posts it quotes, a third of its text). Those links lead to the p
 it names, not to reading elsewhere (context lists the page's links, read before this), so they are
 unwrapped: the words stay, and the post is kept as the quote it is. A wrapper around the post
 alone goes too, since trafilatura drops one whose class says "embed" or "widget", post and all
-(round 21's nbcnews.com and uproxx.com lost the tweet each story quotes).
+(round 21's nbcnews.com and uproxx.com lost the tweet each story quotes). Instagram's embed code
+(`<blockquote class="instagram-media">`) is read the same way, without the labels it shows ("View
+this post on Instagram", "Loading"): its caption and "A post shared by ..." line stay.
 """
 
 from __future__ import annotations
@@ -16,22 +18,28 @@ from __future__ import annotations
 from lxml import etree
 from lxml.html import HtmlElement
 
-# The embed code's classes: a post, and a post with a video.
-_MARKS = ("twitter-tweet", "twitter-video")
+from sift_fetch.render.furniture import WIDGET_LABEL
+
+# The embed codes' classes: a tweet, a tweet with a video, an Instagram post.
+_MARKS = ("twitter-tweet", "twitter-video", "instagram-media")
 _POSTS = etree.XPath(
     "//blockquote[contains(concat(' ', normalize-space(@class), ' '), ' twitter-tweet ')"
-    " or contains(concat(' ', normalize-space(@class), ' '), ' twitter-video ')]"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' twitter-video ')"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' instagram-media ')]"
 )
 
 
 def keep_embedded_posts(tree: HtmlElement, html: str) -> None:
-    """Unwrap the links of every embedded tweet, and lift it out of wrappers that hold only it,
-    on a page whose source (HTML) embeds one."""
+    """Unwrap the links of every embedded post and drop its labels, and lift it out of wrappers
+    that hold only it, on a page whose source (HTML) embeds one."""
     if not any(mark in html for mark in _MARKS):
         return  # the XPath visits every element; few pages embed a post
     for post in _POSTS(tree):
         for link in list(post.iter("a")):
             link.drop_tag()
+        for el in list(post.iter()):
+            if el is not post and WIDGET_LABEL.match(el.text_content()):
+                el.drop_tree()
         _lift(post)
 
 

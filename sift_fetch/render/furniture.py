@@ -96,9 +96,9 @@ _NAMED_BYLINE = re.compile(
 )
 
 # What a widget writes alone on its line: the label over an ad slot, an embedded post's link.
-_WIDGET_LABEL = re.compile(
-    r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité"
-    r"|view this post on instagram|sieh dir diesen beitrag auf instagram an"
+WIDGET_LABEL = re.compile(
+    r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité|loading"
+    r"|view (?:this post )?on instagram|sieh dir diesen beitrag auf instagram an"
     r"|voir cette publication sur instagram|ver esta publicación en instagram"
     r"|visualizza questo post su instagram)\W*$",
     re.I,
@@ -349,7 +349,7 @@ def _furniture_anywhere(block: str) -> bool:
         or _print_note(block)
         or _consent(block)
         or _named_byline(block)
-        or bool(_WIDGET_LABEL.match(block))
+        or bool(WIDGET_LABEL.match(block))
     )
 
 

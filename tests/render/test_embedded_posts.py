@@ -56,3 +56,21 @@ def test_a_post_in_an_embed_or_widget_wrapper_is_kept_and_an_empty_one_adds_noth
     content = clean(html)
     assert "> Still working on the investigation into the launch" in content, content
     assert content.rstrip().endswith(STORY[2]), content
+
+
+def test_an_instagram_post_keeps_its_caption_and_author_line_without_its_labels() -> None:
+    post = (
+        '<div class="embed-instagram"><blockquote class="instagram-media">'
+        '<div><a href="https://www.instagram.com/p/abc/">View this post on Instagram</a></div>'
+        '<p><a href="https://www.instagram.com/p/abc/">Letters to strangers, read on the plaza'
+        " this morning #kindness</a></p><p>A post shared by Ann Lee (@annlee) on "
+        '<time datetime="2016-12-05">Dec 5, 2016 at 9:10am PST</time></p></blockquote></div>'
+    )
+    body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p>{post}<p>{STORY[2]}</p>"
+    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
+    <article><h1>A plane over Manhattan</h1><div class="story">{body}</div></article>
+    </body></html>"""
+    content = clean(html)
+    assert "Letters to strangers, read on the plaza" in content, content
+    assert "A post shared by Ann Lee (@annlee)" in content
+    assert "View this post on Instagram" not in content

@@ -33,6 +33,7 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
 
 def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "Advertisement", PROSE, "###### Werbung", PROSE) == [PROSE] * 3
+    assert _trim(PROSE, "Loading...", PROSE, "View on Instagram", PROSE) == [PROSE] * 3
     assert _trim(PROSE, "> View this post on Instagram", PROSE) == [PROSE] * 2
     sentence = "Advertisement spending on gardening shows doubled."
     assert _trim(PROSE, sentence, PROSE) == [PROSE, sentence, PROSE]
