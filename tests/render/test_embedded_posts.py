@@ -1,4 +1,4 @@
-"""Clean mode keeps the posts an article quotes with Twitter's embed code."""
+"""Clean mode keeps the posts an article quotes with Twitter's and Instagram's embed code."""
 
 from __future__ import annotations
 
@@ -25,17 +25,20 @@ def _tweet(text: str, author: str, handle: str) -> str:
     )
 
 
+def _page(body: str) -> str:
+    return f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <article><h1>A plane over Manhattan</h1><div class="story">{body}</div></article>
+    <footer><p>About us. Contact.</p></footer></body></html>"""
+
+
 def test_an_embedded_post_is_kept_with_its_author_line() -> None:
     tweets = [
         _tweet("Anybody know about the plane circling Manhattan right now?", "Ann Lee", "annlee"),
         _tweet("Military plane over Manhattan, circling for an hour now", "Bo Chan", "bochan"),
     ]
     body = f"<p>{STORY[0]}</p>{tweets[0]}<p>{STORY[1]}</p>{tweets[1]}<p>{STORY[2]}</p>"
-    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
-    <nav><a href="/">Home</a> <a href="/news">News</a></nav>
-    <article><h1>A plane over Manhattan</h1>{body}</article>
-    <footer><p>About us. Contact.</p></footer></body></html>"""
-    content = clean(html)
+    content = clean(_page(body))
     assert "Anybody know about the plane circling Manhattan right now?" in content, content
     assert "Military plane over Manhattan" in content
     assert "Bo Chan (@bochan) December 13, 2016" in content
@@ -50,10 +53,7 @@ def test_a_post_in_an_embed_or_widget_wrapper_is_kept_and_an_empty_one_adds_noth
         '<a href="https://twitter.com/annlee/status/2">&nbsp;</a></blockquote></div>'
     )
     body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p>{wrapped}<p>{STORY[2]}</p>{placeholder}"
-    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
-    <article><h1>A plane over Manhattan</h1><div class="story">{body}</div></article>
-    </body></html>"""
-    content = clean(html)
+    content = clean(_page(body))
     assert "> Still working on the investigation into the launch" in content, content
     assert content.rstrip().endswith(STORY[2]), content
 
@@ -67,10 +67,7 @@ def test_an_instagram_post_keeps_its_caption_and_author_line_without_its_labels(
         '<time datetime="2016-12-05">Dec 5, 2016 at 9:10am PST</time></p></blockquote></div>'
     )
     body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p>{post}<p>{STORY[2]}</p>"
-    html = f"""<!doctype html><html><head><title>A plane over Manhattan</title></head><body>
-    <article><h1>A plane over Manhattan</h1><div class="story">{body}</div></article>
-    </body></html>"""
-    content = clean(html)
+    content = clean(_page(body))
     assert "Letters to strangers, read on the plaza" in content, content
     assert "A post shared by Ann Lee (@annlee)" in content
     assert "View this post on Instagram" not in content
