@@ -1,0 +1,29 @@
+"""Clean mode leaves out a caption whose class names it with a capital, as it does in lower case."""
+
+from __future__ import annotations
+
+from sift_fetch.render.captions import drop_captions
+from sift_fetch.render.html import parse
+
+CAPTION = "The observatory captured this image of the solar flare on May 14, 2013. Credit: NASA"
+STORY = "The sun unleashed its fourth major flare in two days on Wednesday, scientists said."
+
+
+def test_a_caption_named_in_camel_case_is_taken_out_of_the_tree() -> None:
+    html = f"""<!doctype html><html><body><div id="article"><h1>Solar flares</h1>
+    <div class="contentImage"><img src="flare.jpg"><span class="imageCaption">{CAPTION}</span>
+    </div><div id="photoCaption_2"><p>{CAPTION}</p></div><p>{STORY}</p></div></body></html>"""
+    tree = parse(html)
+    drop_captions(tree, html)
+    text = tree.text_content()
+    assert STORY in text
+    assert "captured this image" not in text
+
+
+def test_a_page_that_names_no_caption_with_a_capital_is_left_as_it_is() -> None:
+    """The lower-case names are trafilatura's to drop; the tree is not searched."""
+    html = f"""<!doctype html><html><body><p>{STORY}</p>
+    <span class="imagecaption">{CAPTION}</span></body></html>"""
+    tree = parse(html)
+    drop_captions(tree, html)
+    assert "captured this image" in tree.text_content()
