@@ -45,6 +45,7 @@ from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.list_wrappers import unwrap_short_lists
+from sift_fetch.render.loose_text import wrap_loose_text
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.paragraph_divs import read_paragraph_divs
@@ -435,6 +436,8 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
+    # Before the empty elements go: a run of bare text can start with one (a CMS's marker).
+    wrap_loose_text(tree)
     _keep_tails_of_empty(tree)
     join_split_body(tree)
     read_paragraph_divs(tree, html)

@@ -1,0 +1,75 @@
+"""Text written straight into an article's container, beside its `<p>`s, made `<p>`s too.
+
+Some CMSs write a story's first paragraph, or a paragraph between two others, as bare text in the
+container rather than in a `<p>` (`<div class="articleBody">SAN FRANCISCO—Emirates Team New
+Zealand set ... <p>The Kiwis set the mark ...`). In precision mode trafilatura keeps the
+container's `<p>`s and drops the bare text, so the story lost its opening. Where a container
+holds MIN_PARAGRAPHS `<p>`s or more, each run of bare text and inline elements between its
+blocks (a `<br>` ends one too) that reads as a sentence or more becomes a `<p>` of its own.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from sift_fetch.render.text import word_count
+
+MIN_PARAGRAPHS = 2
+# A run this long is a paragraph; a shorter one is a label, a separator or a stray word.
+LOOSE_MIN_WORDS = 10
+_CONTAINERS = ("article", "div", "section")
+# What a <p> may hold (HTML's phrasing content, less what shows nothing of its own).
+_INLINE = frozenset(
+    "a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup"  # noqa: SIM905
+    " time u var".split()
+)
+# What a <p> cannot hold.
+_BLOCKS = frozenset(
+    "address article aside blockquote div dl figure footer form h1 h2 h3 h4 h5 h6 header hr li"  # noqa: SIM905
+    " nav ol p pre section table ul".split()
+)
+
+
+def wrap_loose_text(tree: HtmlElement) -> None:
+    """Make each long run of bare text in a container of `<p>`s a `<p>`."""
+    for container in list(tree.iter(_CONTAINERS)):
+        if sum(child.tag == "p" for child in container) >= MIN_PARAGRAPHS:
+            for owner, inline in _runs(container):
+                _wrap(container, owner, inline)
+
+
+def _runs(container: HtmlElement) -> list[tuple[HtmlElement | None, list[HtmlElement]]]:
+    """The container's long runs of bare text: (the block whose tail starts the run, or None
+    for the container's own text; the inline elements in the run)."""
+    runs = []
+    owner: HtmlElement | None = None
+    text, inline = container.text or "", []
+    for child in container:
+        if _inline(child):
+            inline.append(child)
+            text += " " + child.text_content() + " " + (child.tail or "")
+            continue
+        if word_count(text) >= LOOSE_MIN_WORDS:
+            runs.append((owner, inline))
+        owner, text, inline = child, child.tail or "", []
+    if word_count(text) >= LOOSE_MIN_WORDS:
+        runs.append((owner, inline))
+    return runs
+
+
+def _inline(element: HtmlElement) -> bool:
+    """An inline element holding no block (a `<span>` a CMS wraps a table in is a block)."""
+    if not (isinstance(element.tag, str) and element.tag in _INLINE):
+        return False
+    return not any(str(el.tag) in _BLOCKS for el in element.iterdescendants())
+
+
+def _wrap(container: HtmlElement, owner: HtmlElement | None, inline: list[HtmlElement]) -> None:
+    paragraph = container.makeelement("p", {})
+    if owner is None:
+        paragraph.text, container.text = container.text, None
+        container.insert(0, paragraph)
+    else:
+        paragraph.text, owner.tail = owner.tail, None
+        owner.addnext(paragraph)
+    paragraph.extend(inline)  # they follow it, in order: moved in with their tails

@@ -1,0 +1,46 @@
+"""Clean mode keeps a paragraph written as bare text beside the story's `<p>`s."""
+
+from __future__ import annotations
+
+from sift_fetch.render.html import parse
+from sift_fetch.render.loose_text import wrap_loose_text
+from tests.render.conftest import clean
+
+FIRST = (
+    "SAN FRANCISCO - The New Zealand team set another top speed for the race's catamarans on "
+    "Thursday, hitting 44 knots on the bay as it sailed alone around the course."
+)
+REST = [
+    "The team set the mark on the first reaching leg as it sailed alone to collect another "
+    "point, its scheduled opponent still working to launch its second boat after a capsize.",
+    "The top speed translates to 81.7 kilometers per hour, and the wind on that leg peaked "
+    "at 21 knots, according to the race's official figures released in the evening.",
+    "The previous best mark was 43.26 knots, set a week earlier on the same stretch of the "
+    "bay, and the crew said it expects to go faster once the wind picks up again.",
+]
+
+
+def _page(body: str) -> str:
+    return f"""<!doctype html><html><head><title>A record on the bay</title></head><body>
+    <div id="page"><h1>A record on the bay</h1><div id="articleBody" class="articleBody">{body}
+    </div></div></body></html>"""
+
+
+def test_a_first_paragraph_written_as_bare_text_is_kept() -> None:
+    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in REST)
+    body = f'<script>var width = 0;</script><span class="marker"></span>{FIRST} {paragraphs}'
+    content = clean(_page(body))
+    assert content.startswith(FIRST), content
+    assert all(paragraph in content for paragraph in REST)
+
+
+def test_a_table_a_site_wraps_in_a_span_is_no_run_of_text() -> None:
+    table = (
+        '<span class="html-element"><table><tr><td>Price without extras</td><td>68,490</td></tr>'
+        "<tr><td>Price with extras</td><td>69,290</td></tr>"
+        "<tr><td>Power in kW, engine and motor together</td><td>195</td></tr></table></span>"
+    )
+    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in REST)
+    tree = parse(_page(paragraphs + table))
+    wrap_loose_text(tree)
+    assert tree.xpath("//table[not(ancestor::p)]"), "the table went into a paragraph"
