@@ -103,6 +103,8 @@ WIDGET_LABEL = re.compile(
     r"|visualizza questo post su instagram)\W*$",
     re.I,
 )
+# Anywhere: a table of one row with fewer words than this (see _layout_row).
+LAYOUT_ROW_MAX_WORDS = 6
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
 # "Figure 3: ..." or "Fig. 3. ...", "Featured image by ...").
 _CAPTION = re.compile(
@@ -350,6 +352,18 @@ def _furniture_anywhere(block: str) -> bool:
         or _consent(block)
         or _named_byline(block)
         or bool(WIDGET_LABEL.match(block))
+        or _layout_row(block)
+    )
+
+
+def _layout_row(block: str) -> bool:
+    """A table of one short row: a layout table's leftovers (a breadcrumb, "Send to friend" and
+    empty cells), where data has rows and a header."""
+    return (
+        block.startswith("|")
+        and "\n" not in block
+        and block.rstrip().endswith("|")
+        and word_count(block) < LAYOUT_ROW_MAX_WORDS
     )
 
 

@@ -189,6 +189,14 @@ def test_a_note_on_where_the_story_ran_in_print_goes_wherever_it_sits() -> None:
     assert _trim(PROSE, story, PROSE) == [PROSE, story, PROSE]
 
 
+def test_a_layout_tables_short_single_row_goes_and_a_data_table_stays() -> None:
+    assert _trim(PROSE, "|  | News > Mideast News |", PROSE, "| Send to friend |  |") == [PROSE] * 2
+    table = "| Variety | Days |\n| --- | --- |\n| Cherry | 60 |"
+    assert _trim(PROSE, table, PROSE) == [PROSE, table, PROSE]
+    row = "| Cherry tomatoes ripen first and keep cropping until the frost |"
+    assert _trim(PROSE, row, PROSE) == [PROSE, row, PROSE]
+
+
 def test_other_stories_headlines_in_a_row_go() -> None:
     headlines = [
         "## Kathie Lee and Hoda look back at their year",
