@@ -230,6 +230,23 @@ def _hidden(el: HtmlElement) -> bool:
     return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
 
 
+# The elements that may be hidden, found in C; the style is then read in Python.
+_MAYBE_HIDDEN = etree.XPath("//*[@hidden or @style]")
+
+
+def drop_hidden_blocks(tree: HtmlElement) -> None:
+    """Take out the blocks the page hides (`hidden`, an inline `display: none` or `visibility:
+    hidden`), as visible_text skips them: a browser shows none of it. trafilatura reads them,
+    and a comment form's pop-up came back as the story's last paragraphs (round 24's
+    indiatimes.com: P 0.79 -> 0.95). A hidden inline element stays: a formula's MathML beside
+    its picture, whose removal left an empty `<span>` that precision mode deleted with the rest
+    of the sentence."""
+    for el in _MAYBE_HIDDEN(tree):
+        hidden_block = el.tag in _BLOCK and el.tag not in ("html", "body") and _hidden(el)
+        if hidden_block and el.getparent() is not None:
+            el.drop_tree()
+
+
 def visible_text(tree: HtmlElement) -> tuple[str, list[Heading]]:
     """All visible text of the body, one line per block, whitespace collapsed within a line.
 
@@ -436,6 +453,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
+    drop_hidden_blocks(tree)
     # Before the empty elements go: a run of bare text can start with one (a CMS's marker).
     wrap_loose_text(tree)
     _keep_tails_of_empty(tree)
