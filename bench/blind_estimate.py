@@ -119,7 +119,7 @@ def f1(pages: list[Page], extractor: int, weights: list[float] | None = None) ->
 
 def matched(pages: list[Page], baseline: int, target: float) -> float:
     """Clean mode's F1 on PAGES weighted so that BASELINE's F1 is TARGET (see above)."""
-    scores = [_page_f1(page[baseline]) for page in pages]
+    scores = [f1([page], baseline) for page in pages]
     low, high = -100.0, 100.0
     for _ in range(60):  # bisection: the baseline's weighted F1 rises with λ
         weights = [math.exp((low + high) / 2 * (score - 1)) for score in scores]
@@ -128,11 +128,6 @@ def matched(pages: list[Page], baseline: int, target: float) -> float:
         else:
             high = (low + high) / 2
     return f1(pages, 0, weights)
-
-
-def _page_f1(scores: tuple[float, float]) -> float:
-    precision, recall = scores
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def main() -> None:

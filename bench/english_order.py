@@ -119,7 +119,7 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
             earlier = [
                 s for s in index.values() if s["source"] == "english" and s["round"] < number
             ]
-            known |= {hashlib.sha256(english_page(spec)).hexdigest() for spec in earlier}
+            known |= _digests(earlier)
         taken = _first_of_each_site(rows, known, pool.skip_copies)
     return [
         {"site": row.site, "package": row.package, "file": row.file, "url": row.url}
@@ -143,13 +143,18 @@ def _later_pages(
     """Every other page of the sites the English ROUNDS drew."""
     sites = {site(spec["url"]) for spec in english if spec["round"] in rounds} - {""}
     urls = {spec["url"] for spec in english}
-    seen = {hashlib.sha256(english_page(spec)).hexdigest() for spec in english}
+    seen = _digests(english)
     taken = []
     for row in rows:
         if row.site in sites and row.digest not in seen and row.url not in urls:
             seen.add(row.digest)
             taken.append(row)
     return taken
+
+
+def _digests(specs: list[dict[str, Any]]) -> set[str]:
+    """The digests of the drawn pages SPECS name, so that a copy of one is known."""
+    return {hashlib.sha256(english_page(spec)).hexdigest() for spec in specs}
 
 
 def main() -> None:

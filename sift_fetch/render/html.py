@@ -242,8 +242,7 @@ def drop_hidden_blocks(tree: HtmlElement) -> None:
     its picture, whose removal left an empty `<span>` that precision mode deleted with the rest
     of the sentence."""
     for el in _MAYBE_HIDDEN(tree):
-        hidden_block = el.tag in _BLOCK and el.tag not in ("html", "body") and _hidden(el)
-        if hidden_block and el.getparent() is not None:
+        if el.tag in _BLOCK and el.tag not in ("html", "body") and _hidden(el):
             el.drop_tree()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from sift_fetch.render.text import word_count
+from sift_fetch.render.tree import holds_block
 
 MIN_PARAGRAPHS = 2
 # A run this long is a paragraph; a shorter one is a label, a separator or a stray word.
@@ -20,13 +21,11 @@ LOOSE_MIN_WORDS = 10
 _CONTAINERS = ("article", "div", "section")
 # What a <p> may hold (HTML's phrasing content, less what shows nothing of its own).
 _INLINE = frozenset(
-    "a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup"  # noqa: SIM905
-    " time u var".split()
-)
-# What a <p> cannot hold.
-_BLOCKS = frozenset(
-    "address article aside blockquote div dl figure footer form h1 h2 h3 h4 h5 h6 header hr li"  # noqa: SIM905
-    " nav ol p pre section table ul".split()
+    {
+        *("a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i"),
+        *("kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u"),
+        "var",
+    }
 )
 
 
@@ -59,9 +58,7 @@ def _runs(container: HtmlElement) -> list[tuple[HtmlElement | None, list[HtmlEle
 
 def _inline(element: HtmlElement) -> bool:
     """An inline element holding no block (a `<span>` a CMS wraps a table in is a block)."""
-    if not (isinstance(element.tag, str) and element.tag in _INLINE):
-        return False
-    return not any(str(el.tag) in _BLOCKS for el in element.iterdescendants())
+    return element.tag in _INLINE and not holds_block(element)
 
 
 def _wrap(container: HtmlElement, owner: HtmlElement | None, inline: list[HtmlElement]) -> None:

@@ -18,17 +18,12 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from sift_fetch.render.tree import holds_block
+
 # Cheap tests first: the word in the page's source (a C search), then the XPath over its divs.
 _MARKS = ("paragraph", "Paragraph")
 _NAMED = etree.XPath("//div[contains(@class, 'aragraph')]")
 _TOKEN = re.compile(r"(?:^|[\s_-])paragraph(?:\s|$)", re.I)
-# Content a <p> cannot hold (HTML's flow content that is not phrasing content), by tag name. Read
-# in Python, which stops at the first one: an XPath asks the whole subtree, and a nest of named
-# divs would cost the square of its depth.
-_BLOCK = re.compile(
-    r"address|article|aside|blockquote|div|dl|figure|footer|form|h[1-6]|header|hr|li|nav|ol|p"
-    r"|pre|section|table|ul"
-)
 _HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 
 
@@ -49,7 +44,7 @@ def read_paragraph_divs(tree: HtmlElement, html: str) -> None:
 
 def _kind(div: HtmlElement) -> str | None:
     """'inline', 'heading' (a lone heading), 'wrapped' (a lone `<p>`), or None (other blocks)."""
-    if not any(_BLOCK.fullmatch(str(el.tag)) for el in div.iterdescendants(etree.Element)):
+    if not holds_block(div):
         return "inline"
     if len(div) != 1 or (div.text or "").strip() or (div[0].tail or "").strip():
         return None
