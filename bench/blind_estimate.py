@@ -62,6 +62,8 @@ DRAWN = {
     23: "e4c24e5",
     24: "a89e1d8",
     25: "8b3a594",
+    26: "ad2a89d",
+    27: "ad2a89d",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.

