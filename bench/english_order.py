@@ -8,6 +8,7 @@
     .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
+    .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -36,7 +37,8 @@ Round 25: the saved news pages of stimson-web-scraper 0.0.63 (PyPI, a newspaper 
 drew skipped too. Round 26: the saved pages of domdown 0.3.6 (PyPI, an HTML-to-Markdown
 converter, its `tests/real/html/*.html`, 2025-26 security blogs and news), drawn as round 25.
 Round 27: the saved news pages of mediacloud-metadata 2.1.0 (PyPI, its
-`mcmetadata/test/fixtures/*.html`), drawn as round 25. Prints one candidate a line, numbered:
+`mcmetadata/test/fixtures/*.html`), drawn as round 25. Round 28 takes the other pages of the
+sites round 25 drew, as round 22 took round 21's. Prints one candidate a line, numbered:
 site, package, file, URL.
 """
 
@@ -86,6 +88,7 @@ POOLS = {
     25: Pool(2038, _STIMSON, skip_copies=True, skip_drawn_copies=True),
     26: Pool(2039, _DOMDOWN, skip_copies=True, skip_drawn_copies=True),
     27: Pool(2040, _MEDIACLOUD, skip_copies=True, skip_drawn_copies=True),
+    28: Pool(2041, _STIMSON, skip_copies=True, sites_of=(25,)),
 }
 
 
