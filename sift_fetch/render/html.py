@@ -49,6 +49,7 @@ from sift_fetch.render.loose_text import wrap_loose_text
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.paragraph_divs import read_paragraph_divs
+from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, shingles, word_count
@@ -413,12 +414,14 @@ def _drop_anchor_icons(tree: HtmlElement) -> None:
 def _keep_tails_of_empty(tree: HtmlElement) -> None:
     """Take out the empty elements that article text follows, keeping the text: a blank line
     written as `<div><br></div>` (it leaves a `<br>`), an empty `<span>`, `<b>` or `<i>` inside
-    a paragraph (a `<span id="more-12">` marker, a stray tag).
+    a paragraph (a `<span id="more-12">` marker, a stray tag), and an empty element with an id
+    inside a heading (the section's anchor target).
 
     In precision mode trafilatura deletes an empty element together with the text after it (a
     Blogger post lost each paragraph after a blank line, a paragraph its every word after an
-    empty span). Elsewhere that text is as often an icon's label ("2 min", a date), so only
-    these two cases, which are article text wherever they occur, are changed.
+    empty span, a post every heading after its anchor span). Elsewhere that text is as often an
+    icon's label ("2 min", a date), so only these cases, which are article text wherever they
+    occur, are changed.
     """
     for el in list(tree.iter("div", *_INLINE_PRUNED)):
         parent = el.getparent()
@@ -426,12 +429,36 @@ def _keep_tails_of_empty(tree: HtmlElement) -> None:
             continue
         if el.tag != "div":
             # Exactly empty, as trafilatura tests it (a space inside separates two words).
-            if el.text is None and not len(el) and parent.tag == "p":
+            # In a heading, only an anchor target (it has an id): a bare one is an icon.
+            target = parent.tag == "p" or (parent.tag in _HEADING_LEVEL and el.get("id"))
+            if el.text is None and not len(el) and target:
                 el.drop_tree()  # keeps the tail
         elif not (el.text or "").strip() and all(_bare_break(child) for child in el):
             br = el.makeelement("br", {})
             br.tail = el.tail
             parent.replace(el, br)
+
+
+def _unwrap_section_headers(tree: HtmlElement) -> None:
+    """Unwrap a `<header>` that holds only a section's heading and leads into a paragraph, as a
+    CMS writes each section of a post (TYPO3: `<header><h2>Analysis</h2></header><p>...`).
+
+    In precision mode trafilatura drops every `<header>`, which is right for the page's and
+    the article's (title, byline, date) and loses such a section's heading.
+    """
+    for header in list(tree.iter("header")):
+        children = list(header)
+        follower = header.getnext()
+        if (
+            len(children) == 1
+            and children[0].tag in _HEADING_LEVEL
+            and children[0].tag != "h1"
+            and not (header.text or "").strip()
+            and not (children[0].tail or "").strip()
+            and follower is not None
+            and follower.tag == "p"
+        ):
+            header.drop_tag()
 
 
 def _bare_break(el: HtmlElement) -> bool:
@@ -456,6 +483,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     # Before the empty elements go: a run of bare text can start with one (a CMS's marker).
     wrap_loose_text(tree)
     _keep_tails_of_empty(tree)
+    _unwrap_section_headers(tree)
     join_split_body(tree)
     read_paragraph_divs(tree, html)
     drop_teasers(tree)
@@ -465,6 +493,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     keep_embedded_posts(tree, html)
+    keep_rich_text_embeds(tree, html)
     unwrap_short_lists(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None

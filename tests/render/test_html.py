@@ -362,6 +362,33 @@ def test_clean_keeps_a_paragraph_whole_past_an_empty_span() -> None:
     assert icon not in text
 
 
+def test_clean_keeps_a_heading_that_opens_with_its_anchor_target() -> None:
+    # A section's anchor target (an empty <span id>) took its heading's words with it; a bare
+    # empty span in a widget's heading is an icon, and its label still goes.
+    prose = "The loader decrypts its payload in memory and never writes it to the disk. " * 3
+    page = f"""<html><head><title>Loader</title></head><body><article>
+    <p>{prose}</p><h2><span id="stage-one" class="anchor"></span>Stage one: the loader</h2>
+    <p>{prose}</p><h2><span id="stage-two"></span>Stage two: the implant</h2><p>{prose}</p>
+    <aside><h3 class="video-headline"><span></span>Popular Video</h3></aside>
+    </article></body></html>"""
+    lines = clean(page).split("\n")
+    assert "## Stage one: the loader" in lines and "## Stage two: the implant" in lines
+    assert not any("Popular Video" in line for line in lines)
+
+
+def test_clean_keeps_section_headings_a_cms_writes_in_a_header() -> None:
+    # TYPO3 writes each section's heading as <header><h2>; precision mode drops every <header>.
+    prose = "The shortcut file connects to a remote share that a free tunnel service hosts. " * 3
+    page = f"""<html><head><title>Analysis</title></head><body><article>
+    <header><h1>Analysis of a loader</h1><p>By A. Writer</p></header><p>{prose}</p>
+    <div class="ce-bodytext"><header><h2>Initial access</h2></header><p>{prose}</p></div>
+    <div class="ce-bodytext"><header><h3>Execution</h3></header><p>{prose}</p></div>
+    </article></body></html>"""
+    lines = clean(page).split("\n")
+    assert "## Initial access" in lines and "### Execution" in lines
+    assert not any("A. Writer" in line for line in lines)
+
+
 def test_code_declared_as_plain_text_gets_a_bare_fence() -> None:
     intro = "The build prints the pinned versions of every dependency it installed. " * 4
     page = f"""<html><head><title>Pins</title></head><body><article><h1>Pinning</h1>
