@@ -447,17 +447,11 @@ def _unwrap_section_headers(tree: HtmlElement) -> None:
     the article's (title, byline, date) and loses such a section's heading.
     """
     for header in list(tree.iter("header")):
-        children = list(header)
+        if len(header) != 1 or _HEADING_LEVEL.get(header[0].tag, 1) == 1:
+            continue  # not a lone heading, or the page's or article's title
+        bare = not (header.text or "").strip() and not (header[0].tail or "").strip()
         follower = header.getnext()
-        if (
-            len(children) == 1
-            and children[0].tag in _HEADING_LEVEL
-            and children[0].tag != "h1"
-            and not (header.text or "").strip()
-            and not (children[0].tail or "").strip()
-            and follower is not None
-            and follower.tag == "p"
-        ):
+        if bare and follower is not None and follower.tag == "p":
             header.drop_tag()
 
 
