@@ -149,7 +149,10 @@ def matched(pages: list[Page], targets: dict[int, float]) -> float:
         jacobian = [
             [(moved[j][i] - gap[i]) / step for j in range(len(lam))] for i in range(len(lam))
         ]
-        lam = [k - d for k, d in zip(lam, _solve(jacobian, gap), strict=True)]
+        # Steps bounded, and λ too: on a few pages a target can be out of reach, and then the
+        # weights go to the pages nearest it, as far as the bound lets them.
+        steps = [max(-10.0, min(10.0, d)) for d in _solve(jacobian, gap)]
+        lam = [max(-100.0, min(100.0, k - d)) for k, d in zip(lam, steps, strict=True)]
     return f1(pages, 0, weights(lam))
 
 
@@ -159,6 +162,8 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     m = [[*row, value] for row, value in zip(a, b, strict=True)]
     for i in range(n):
         pivot = max(range(i, n), key=lambda r: abs(m[r][i]))
+        if abs(m[pivot][i]) < 1e-12:
+            return [0.0] * n  # flat: the weights are all on one page, nowhere to go
         m[i], m[pivot] = m[pivot], m[i]
         for r in range(n):
             if r != i:
