@@ -44,6 +44,7 @@ from sift_fetch.render.embedded_posts import keep_embedded_posts
 from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.link_lists import drop_link_lists
+from sift_fetch.render.list_starts import list_starts, renumber
 from sift_fetch.render.list_wrappers import unwrap_short_lists
 from sift_fetch.render.loose_text import wrap_loose_text
 from sift_fetch.render.model import Body, Document, Heading
@@ -340,17 +341,23 @@ def _block_markdown(block: etree._Element) -> str:
 
 def extract_blocks(tree: HtmlElement, url: str, **options: Any) -> list[tuple[str, str]]:
     """trafilatura's main content, block by block: (its tag, the block as Markdown)."""
+    starts = list_starts(tree)
     document = trafilatura.bare_extraction(tree, url=url, **{**EXTRACT_OPTIONS, **options})
     if not isinstance(document, Extraction) or document.body is None:
         return []
     drop_around_body(document.body, tree)
-    return body_blocks(document.body)
+    return body_blocks(document.body, starts)
 
 
-def body_blocks(body: etree._Element) -> list[tuple[str, str]]:
+def body_blocks(
+    body: etree._Element, starts: dict[str, int] | None = None
+) -> list[tuple[str, str]]:
     """An extraction's body block by block, (tag, Markdown), without credit lines (the blocks
-    move out of BODY)."""
-    blocks = [(str(block.tag), _block_markdown(block)) for block in _top_blocks(body)]
+    move out of BODY); its ordered lists numbered from the STARTS of the source's."""
+    blocks = [
+        (str(block.tag), renumber(block, _block_markdown(block), starts or {}))
+        for block in _top_blocks(body)
+    ]
     return [(tag, text) for tag, text in blocks if text and not _is_credit(text)]
 
 
@@ -447,7 +454,7 @@ def _unwrap_section_headers(tree: HtmlElement) -> None:
     the article's (title, byline, date) and loses such a section's heading.
     """
     for header in list(tree.iter("header")):
-        if len(header) != 1 or _HEADING_LEVEL.get(header[0].tag, 1) == 1:
+        if len(header) != 1 or _HEADING_LEVEL.get(str(header[0].tag), 1) == 1:
             continue  # not a lone heading, or the page's or article's title
         bare = not (header.text or "").strip() and not (header[0].tail or "").strip()
         follower = header.getnext()
