@@ -129,17 +129,15 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
             name = site(url) if url.startswith("http") else f"{package}:{file}"
             rows.append(Row(package, file, name, url, hashlib.sha256(raw).hexdigest()))
     random.Random(pool.seed).shuffle(rows)
+    # The pages drawn before this round: its own, once drawn, are in the index too.
+    earlier = [spec for spec in index.values() if spec["round"] < number]
+    english = [spec for spec in earlier if spec["source"] == "english"]
     if pool.sites_of:
-        # The pages drawn before this round: its own, once drawn, are in the index too.
-        english = [s for s in index.values() if s["source"] == "english" and s["round"] < number]
         taken = _later_pages(rows, english, pool.sites_of)
     else:
-        known = {site(spec["url"]) for spec in index.values() if spec["round"] < number}
+        known = {site(spec["url"]) for spec in earlier}
         if pool.skip_drawn_copies:
-            earlier = [
-                s for s in index.values() if s["source"] == "english" and s["round"] < number
-            ]
-            known |= _digests(earlier)
+            known |= _digests(english)
         taken = _first_of_each_site(rows, known, pool.skip_copies)
     return [
         {"site": row.site, "package": row.package, "file": row.file, "url": row.url}
