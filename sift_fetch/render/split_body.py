@@ -5,8 +5,9 @@ trafilatura looks for the article's container with a list of XPath expressions (
 them finds. Some sites cut the body into sibling containers of one class, an advertisement or
 a promotion between each two (a Condé Nast story is three `<div class="body__container
 article__body">`): trafilatura then returns the first part and drops the rest of the article.
-Here the later containers that the same expression finds, with the first one's tag and class,
-give their children to the first, so that trafilatura reads the whole article in one container;
+Here the later containers with the first one's tag and class, found by the same expression or
+set beside the first in its wrapper (the expression takes one match of each parent), give
+their children to the first, so that trafilatura reads the whole article in one container;
 a heading set right before a later part, outside it, is that part's subheading and comes along.
 A container inside an `<article>` of its own, one the first is not in, is another story's: a
 blog's related posts are cards, each an `<article>` with an excerpt in the body's own class.
@@ -50,12 +51,14 @@ def join_split_body(tree: HtmlElement) -> None:
     ):
         return
     found = BODY_XPATH[0](tree)
-    if len(found) < 2:
+    if not found:
         return
     first = found[0]
     kind = (first.tag, first.get("class"))
     story = _story(first)
-    for later in found[1:]:
+    # The expression takes the first match of each parent, so parts that are siblings of the
+    # first (one wrapper, a side rail between them) are looked for beside it.
+    for later in [*first.itersiblings(first.tag), *found[1:]]:
         if (later.tag, later.get("class")) != kind or inside(later, first):
             continue
         if _story(later) is not story:

@@ -102,3 +102,19 @@ def test_related_posts_in_cards_of_their_own_are_not_joined() -> None:
     assert "Cloud providers" in content
     assert "spooky giveaways" not in content
     assert "free services" not in content
+
+
+def test_parts_side_by_side_in_one_wrapper_are_kept() -> None:
+    """A Washington Post story of 2013: two `<div class="article_body entry-content">` in one
+    wrapper, a rail of other stories between them; the expression finds only the first."""
+    rail = """<div class="article-side-rail"><p class="heading">More business news</p>
+      <h2><a href="/detroit">Detroit's problems unlikely to spread, experts say</a></h2></div>"""
+    first, second = (f'<div class="article_body entry-content">{part}</div>' for part in PARTS[:2])
+    html = _page([]).replace(
+        "<main><h1>AI and the planet</h1>",
+        f'<main><h1>AI and the planet</h1><div id="article_body">{first}{rail}{second}</div>',
+    )
+    content = clean(html)
+    positions = [content.find(first) for first in ("Researchers revealed", "Cloud providers")]
+    assert -1 not in positions, content
+    assert positions == sorted(positions)
