@@ -3,8 +3,9 @@
 date, byline or "this article originally appeared in" note, captions and credit lines, affiliate
 disclosures and print-edition notes, links to related articles ("Related: ...", or a cue such as
 "Editors' recommendations" and the list after it), other stories' headlines set as a run of
-headings, and end matter (contact lines, newsletter and subscription prompts, reprint notices), and
-newsletter prompts wherever they sit.
+headings, bracketed links to other stories ("(MORE: ...)"), end matter (contact lines, newsletter
+and subscription prompts, reprint notices, a closing date, a wire story's credits and labelled
+source links), and newsletter prompts wherever they sit.
 
 Each rule looks only at short blocks in the places such furniture sits, by cues any site uses.
 Measured on the article pages (bench/article_quality.py: precision 0.962 -> 0.967, recall 0.986
@@ -49,10 +50,18 @@ _END_MATTER = re.compile(
     # Liz Szabo, Associated Press."
     r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"
     r"|\bcontributed reporting\b|^\W*contributing:|\badditional reporting (?:by|from)\b"
-    # A wire story's credits: "Reporting by Jane Doe; Editing by John Roe".
-    r"|\breporting by\b[^.]{0,80}\bediting by\b",
+    # A wire story's credits: "Reporting by Jane Doe; Editing by John Roe", "Daraghmeh reported
+    # from Ramallah, West Bank.", "Follow Alicia Chang at: http://twitter.com/SciWriAlicia".
+    r"|\breporting by\b[^.]{0,80}\bediting by\b|^\W*[A-Z][\w.'\u2019 -]{0,60} reported from\b"
+    r"|\bfollow\b[^.!?]{0,60}\bat:?\s+https?://",
     re.I,
 )
+# End matter too: what a post ends on after its last paragraph, its date ("Published March 4,
+# 2026"), or a labelled link to a source ("Science: http://www.sciencemag.org"). A bare address
+# may be the last thing the post points to.
+# A line drawn with characters ("___", "—", "* * *").
+_RULE = re.compile(r"[\W_]*$")
+_END_LINK = re.compile(r"[\w ]{1,40}:\s*<?https?://\S+>?\s*$")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 # A block that opens with ©, (c) or "Copyright": a credit or the site's notice when short (the
 # extraction drops those, html.py), and end matter at greater length, a reprint policy ("© 2022,
@@ -73,13 +82,16 @@ LEAD_MAX_WORDS = 10
 REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
-# A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST."); or the label
-# alone, its date left in an element trafilatura drops ("Posted on").
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST.", "18 July 2013
+# Last updated at 10:23 GMT") or the time it takes to read ("January 22, 2026 - 9 min"); or the
+# label alone, its date left in an element trafilatura drops ("Posted on").
 _BARE_DATE = re.compile(
     rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
-    rf"(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}"
+    rf"(?:{_DAY}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+{_DAY},?\s+\d{{4}}"
     rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
-    rf"(?:[\s,.]+(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{{2,5}})?)?\W*$"
+    rf"(?:[\s,.]+(?:{_DATE_LABEL}\s+)?(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?"
+    rf"(?:\s+[a-z]{{2,5}})?)?(?:\s*[-|·•]\s*\d+\s*min(?:ute)?s?(?: read)?)?\W*$"
     rf"|{_DATE_LABEL}$",
     re.I,
 )
@@ -283,6 +295,12 @@ _RELATED_TITLED = re.compile(rf"[#\s]*(?:{_RELATED_CUE})\b.*:$", re.I)
 RELATED_TITLED_MAX_WORDS = 8
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 RELATED_MAX_WORDS = 25  # a "Related: ..." line, or an item of the list after a cue
+# Anywhere: another page's title in brackets, on a line of its own ("(MORE: Brain Aging May
+# Depend on Childhood Intelligence)", "[See also: ...]", "[Video: ...]").
+_BRACKETED_PROMO = re.compile(
+    r"\s*[(\[]\s*(?:more|see|read|related|also|watch|listen|photos?|video)\b[^)\]\n]*[)\]]\s*$",
+    re.I,
+)
 # Headlines in a row: this many headings or more of one level, each one line of a headline's
 # length, with nothing between them, are other stories' titles (a video player's "More video"
 # box), not the article's sections, which hold text. Shorter headings in a row are an outline or
@@ -331,6 +349,9 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
         return True
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
         return True
+    # "### By Maria Popova"; a section's heading ("## By the numbers") names no one.
+    if text.startswith("#") and words <= LEAD_MAX_WORDS and _named_byline(text.lstrip("# ")):
+        return True
     return words <= REPOSTED_MAX_WORDS and bool(_REPOSTED.search(text))
 
 
@@ -343,8 +364,8 @@ def _deck_heading(heading: str) -> bool:
 
 
 def _furniture_anywhere(block: str) -> bool:
-    """A caption or credit, a disclosure, a consent notice, a named byline or a widget's label:
-    furniture wherever it sits."""
+    """A caption or credit, a disclosure, a consent notice, a named byline, a widget's label or
+    a bracketed link to another story: furniture wherever it sits."""
     return (
         _caption(block)
         or _disclosure(block)
@@ -353,6 +374,7 @@ def _furniture_anywhere(block: str) -> bool:
         or _named_byline(block)
         or bool(WIDGET_LABEL.match(block))
         or _layout_row(block)
+        or (bool(_BRACKETED_PROMO.match(block)) and word_count(block) <= RELATED_MAX_WORDS)
     )
 
 
@@ -541,6 +563,8 @@ def _end_matter(block: str) -> bool:
     words = word_count(block)
     if words < END_MATTER_NOTICE_MAX_WORDS and COPYRIGHT.match(block):
         return True
+    if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(block) or _END_LINK.match(block)):
+        return True
     return (words < END_MATTER_MAX_WORDS and bool(_END_MATTER.search(block))) or (
         words < END_MATTER_EMAIL_MAX_WORDS and bool(_EMAIL.search(block))
     )
@@ -555,6 +579,9 @@ def _end_matter_start(blocks: list[str]) -> int:
             break  # a code block is never end matter
         if _end_matter(block):
             start = i
+        elif _RULE.match(block):
+            # A rule ("___", "—") between the lines of the end matter, or right above them.
+            start = i if i + 1 == start < len(blocks) else start
         elif not gap and word_count(block) < END_MATTER_GAP_MAX_WORDS and not block.startswith("#"):
             gap = True
         else:

@@ -29,6 +29,14 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
     # The label alone, its date left in an element the extraction dropped.
     assert _trim("Posted on", PROSE) == [PROSE]
     assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
+    assert _trim("4th March 2026", PROSE) == [PROSE]
+    assert _trim("18 July 2013 Last updated at 10:23 GMT", PROSE) == [PROSE]
+    assert _trim("January 22, 2026 - 9 min", PROSE) == [PROSE]
+
+
+def test_a_leading_byline_set_as_a_heading_goes_and_a_sections_heading_stays() -> None:
+    assert _trim("### By Maria Popova", PROSE) == [PROSE]
+    assert _trim("## By the numbers", PROSE) == ["## By the numbers", PROSE]
 
 
 def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
@@ -87,6 +95,19 @@ def test_end_matter_goes_up_to_the_last_paragraph_of_the_article() -> None:
     )
     permalink = "Permalink: https://example.org/news/2021/balcony-tomatoes"
     assert _trim(PROSE, PROSE, press_office, permalink) == [PROSE, PROSE]
+
+
+def test_a_posts_closing_date_and_a_wire_storys_links_and_credits_are_end_matter() -> None:
+    assert _trim(PROSE, PROSE, "—", "Published March 4, 2026", "—") == [PROSE, PROSE]
+    ap = ["___", "Follow Alicia Chang at: http://twitter.com/SciWriAlicia", "___", "Online:"]
+    assert _trim(PROSE, PROSE, *ap, "Science: http://www.sciencemag.org") == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "___", "Daraghmeh reported from Ramallah, West Bank.") == [
+        PROSE,
+        PROSE,
+    ]
+    # A bare address may be the last thing the post points to.
+    link = "https://www.emacswiki.org/emacs/LocateFilesAnywhere"
+    assert _trim(PROSE, PROSE, link) == [PROSE, PROSE, link]
 
 
 def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None:
@@ -173,6 +194,14 @@ def test_links_to_related_articles_go() -> None:
         "## Read more about soil",
         PROSE,
     ]
+
+
+def test_a_bracketed_link_to_another_story_goes_and_a_parenthesis_of_the_text_stays() -> None:
+    promo = "(MORE: Brain Aging May Depend on Childhood Intelligence)"
+    assert _trim(PROSE, promo, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "[See also: Ten balcony herbs]", PROSE) == [PROSE, PROSE]
+    aside = "(The council, asked twice, did not answer.)"
+    assert _trim(PROSE, aside, PROSE) == [PROSE, aside, PROSE]
 
 
 def test_a_note_on_where_the_story_ran_in_print_goes_wherever_it_sits() -> None:
