@@ -59,6 +59,10 @@ _END_MATTER = re.compile(
 # End matter too: what a post ends on after its last paragraph, its date ("Published March 4,
 # 2026"), or a labelled link to a source ("Science: http://www.sciencemag.org"). A bare address
 # may be the last thing the post points to.
+# The site's note on how it moderates comments, under the article.
+_COMMENT_POLICY = re.compile(
+    r"\bmoderates? (?:all )?comments\b|\bcomments? (?:are|will be|may be) moderated\b", re.I
+)
 # A line drawn with characters ("___", "—", "* * *").
 _RULE = re.compile(r"[\W_]*$")
 _END_LINK = re.compile(r"[\w ]{1,40}:\s*<?https?://\S+>?\s*$")
@@ -85,14 +89,16 @@ _DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 # A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST.", "18 July 2013
 # Last updated at 10:23 GMT") or the time it takes to read ("January 22, 2026 - 9 min"); or the
-# label alone, its date left in an element trafilatura drops ("Posted on").
+# label alone, its date left in an element trafilatura drops ("Posted on"); or how long ago
+# ("14 hours ago").
 _BARE_DATE = re.compile(
     rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
     rf"(?:{_DAY}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+{_DAY},?\s+\d{{4}}"
     rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
     rf"(?:[\s,.]+(?:{_DATE_LABEL}\s+)?(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?"
     rf"(?:\s+[a-z]{{2,5}})?)?(?:\s*[-|·•]\s*\d+\s*min(?:ute)?s?(?: read)?)?\W*$"
-    rf"|{_DATE_LABEL}$",
+    rf"|{_DATE_LABEL}$"
+    r"|(?:an?|\d+)\s+(?:second|minute|min|hour|hr|day|week|month)s?\s+ago\W*$",
     re.I,
 )
 _BYLINE = re.compile(
@@ -561,7 +567,9 @@ def _paywall(block: str) -> bool:
 
 def _end_matter(block: str) -> bool:
     words = word_count(block)
-    if words < END_MATTER_NOTICE_MAX_WORDS and COPYRIGHT.match(block):
+    if words < END_MATTER_NOTICE_MAX_WORDS and (
+        COPYRIGHT.match(block) or _COMMENT_POLICY.search(block)
+    ):
         return True
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(block) or _END_LINK.match(block)):
         return True

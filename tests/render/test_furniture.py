@@ -32,6 +32,7 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
     assert _trim("4th March 2026", PROSE) == [PROSE]
     assert _trim("18 July 2013 Last updated at 10:23 GMT", PROSE) == [PROSE]
     assert _trim("January 22, 2026 - 9 min", PROSE) == [PROSE]
+    assert _trim("14 hours ago", PROSE) == [PROSE]
 
 
 def test_a_leading_byline_set_as_a_heading_goes_and_a_sections_heading_stays() -> None:
@@ -105,6 +106,12 @@ def test_a_posts_closing_date_and_a_wire_storys_links_and_credits_are_end_matter
         PROSE,
         PROSE,
     ]
+    policy = (
+        "Example News moderates all comments. Comments that are abusive or off-topic will not "
+        "be posted to the site."
+    )
+    contact = "To contact the editor responsible for this story: Jane Doe at jdoe@example.org"
+    assert _trim(PROSE, PROSE, contact, policy) == [PROSE, PROSE]
     # A bare address may be the last thing the post points to.
     link = "https://www.emacswiki.org/emacs/LocateFilesAnywhere"
     assert _trim(PROSE, PROSE, link) == [PROSE, PROSE, link]
