@@ -59,13 +59,13 @@ _END_MATTER = re.compile(
 # End matter too: what a post ends on after its last paragraph, its date ("Published March 4,
 # 2026"), or a labelled link to a source ("Science: http://www.sciencemag.org"). A bare address
 # may be the last thing the post points to.
+_END_LINK = re.compile(r"[\w ]{1,40}:\s*<?https?://\S+>?\s*$")
 # The site's note on how it moderates comments, under the article.
 _COMMENT_POLICY = re.compile(
     r"\bmoderates? (?:all )?comments\b|\bcomments? (?:are|will be|may be) moderated\b", re.I
 )
 # A line drawn with characters ("___", "—", "* * *").
 _RULE = re.compile(r"[\W_]*$")
-_END_LINK = re.compile(r"[\w ]{1,40}:\s*<?https?://\S+>?\s*$")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 # A block that opens with ©, (c) or "Copyright": a credit or the site's notice when short (the
 # extraction drops those, html.py), and end matter at greater length, a reprint policy ("© 2022,

@@ -115,6 +115,6 @@ def test_parts_side_by_side_in_one_wrapper_are_kept() -> None:
         f'<main><h1>AI and the planet</h1><div id="article_body">{first}{rail}{second}</div>',
     )
     content = clean(html)
-    positions = [content.find(first) for first in ("Researchers revealed", "Cloud providers")]
+    positions = [content.find(opening) for opening in ("Researchers revealed", "Cloud providers")]
     assert -1 not in positions, content
     assert positions == sorted(positions)
