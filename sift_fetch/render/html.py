@@ -37,6 +37,7 @@ from sift_fetch.errors import Unsupported
 from sift_fetch.render.around_body import drop_around_body
 from sift_fetch.render.author_boxes import drop_author_boxes
 from sift_fetch.render.captions import drop_captions
+from sift_fetch.render.code_figures import read_code_figures
 from sift_fetch.render.comments import drop_comment_sections
 from sift_fetch.render.context import html_meta
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
@@ -485,6 +486,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     wrap_loose_text(tree)
     _keep_tails_of_empty(tree)
     _unwrap_section_headers(tree)
+    read_code_figures(tree, html)
     join_split_body(tree)
     read_paragraph_divs(tree, html)
     drop_teasers(tree)
