@@ -2,7 +2,8 @@
 
 Some CMSs write a story's first paragraph, or a paragraph between two others, as bare text in the
 container rather than in a `<p>` (`<div class="articleBody">SAN FRANCISCO—Emirates Team New
-Zealand set ... <p>The Kiwis set the mark ...`). In precision mode trafilatura keeps the
+Zealand set ... <p>The Kiwis set the mark ...`), or in a `<span>` beside another that wraps the
+rest of the story's `<p>`s. In precision mode trafilatura keeps the
 container's `<p>`s and drops the bare text, so the story lost its opening. Where a container
 holds MIN_PARAGRAPHS `<p>`s or more, each run of bare text and inline elements between its
 blocks (a `<br>` ends one too) that reads as a sentence or more becomes a `<p>` of its own.
@@ -18,7 +19,7 @@ from sift_fetch.render.tree import holds_block
 MIN_PARAGRAPHS = 2
 # A run this long is a paragraph; a shorter one is a label, a separator or a stray word.
 LOOSE_MIN_WORDS = 10
-_CONTAINERS = ("article", "div", "section")
+_CONTAINERS = ("article", "div", "section", "span")
 # What a <p> may hold (HTML's phrasing content, less what shows nothing of its own).
 _INLINE = frozenset(
     {
@@ -32,9 +33,21 @@ _INLINE = frozenset(
 def wrap_loose_text(tree: HtmlElement) -> None:
     """Make each long run of bare text in a container of `<p>`s a `<p>`."""
     for container in list(tree.iter(_CONTAINERS)):
-        if sum(child.tag == "p" for child in container) >= MIN_PARAGRAPHS:
+        if _paragraphs(container) >= MIN_PARAGRAPHS:
             for owner, inline in _runs(container):
                 _wrap(container, owner, inline)
+
+
+def _paragraphs(container: HtmlElement) -> int:
+    """The container's `<p>`s, with those of a `<span>` it wraps a run of them in (an ASP.NET
+    story's second part, `<span id="Para2">`, after its first, bare in a `<span id="Para1">`)."""
+    count = 0
+    for child in container:
+        if child.tag == "p":
+            count += 1
+        elif child.tag == "span" and holds_block(child):
+            count += sum(grandchild.tag == "p" for grandchild in child)
+    return count
 
 
 def _runs(container: HtmlElement) -> list[tuple[HtmlElement | None, list[HtmlElement]]]:

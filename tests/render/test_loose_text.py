@@ -44,3 +44,19 @@ def test_a_table_a_site_wraps_in_a_span_is_no_run_of_text() -> None:
     tree = parse(_page(paragraphs + table))
     wrap_loose_text(tree)
     assert tree.xpath("//table[not(ancestor::p)]"), "the table went into a paragraph"
+
+
+def test_a_story_split_into_spans_around_an_ad_becomes_paragraphs() -> None:
+    """An ASP.NET story: its first paragraph bare in one `<span>`, cut mid-sentence by an ad,
+    and the rest in another `<span>` that opens with the sentence's end before its `<p>`s."""
+    head, tail = FIRST[:59], FIRST[59:]
+    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in REST)
+    tree = parse(
+        _page(
+            f'<span id="Para1">{head}</span><div class="ad"><script>fill();</script></div>'
+            f'<span id="Para2">{tail} {paragraphs}</span>'
+        )
+    )
+    wrap_loose_text(tree)
+    texts = [" ".join(p.text_content().split()) for p in tree.iter("p")]
+    assert texts == [head.strip(), tail.strip(), *REST], texts
