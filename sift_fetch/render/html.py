@@ -166,6 +166,13 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 # recipe site's inline JavaScript came out as a paragraph of clean text. Rewritten as an
 # opening tag before parsing (0.03-0.06 ms on the saved pages; 3 of the 949 tuning pages have one).
 _SELF_CLOSED_SCRIPT = re.compile(r"(<script\b[^>]*?)\s*/>", re.I)
+# A `</p>` with no `<p>` open is, to a browser, an empty paragraph: a break between the text on
+# either side (eWEEK ends each paragraph so, with no `<p>` before it). libxml2 drops it, and the
+# story ran together as one run of bare text, which precision mode drops. Where a page closes
+# far more paragraphs than it opens, each close also opens the next paragraph.
+_CLOSE_P = re.compile(r"</p\s*>", re.I)
+STRAY_CLOSES = 2  # closes per open, and more than STRAY_MIN_EXTRA more, to read them as stray
+STRAY_MIN_EXTRA = 4
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _BLANK_LINE = re.compile(r"\n\s*\n")
@@ -199,9 +206,20 @@ def parse(text: str) -> HtmlElement:
         # the tree, then returns nothing (one \x10 lost round 21's gothamist.com story). It takes
         # them out of a string it parses itself; clean mode hands it a tree, so they go here.
         text = INVALID_XML_CHARS.sub("", text)
-        return document_fromstring(text, parser=_PARSER)
+        return document_fromstring(_open_stray_paragraphs(text), parser=_PARSER)
     except (etree.ParserError, ValueError):
         raise Unsupported("not a readable HTML document", hint="browser") from None
+
+
+def _open_stray_paragraphs(text: str) -> str:
+    # Substring counts first: a regular expression over every page would cost more.
+    closes = text.count("</p>") + text.count("</P>")
+    if closes <= STRAY_MIN_EXTRA:
+        return text
+    opens = sum(text.count(tag) for tag in ("<p>", "<p ", "<P>", "<P "))
+    if closes > STRAY_CLOSES * opens + STRAY_MIN_EXTRA:
+        return _CLOSE_P.sub("</p><p>", text)
+    return text
 
 
 # Counted in C: iterating would create a Python object for every element (~0.3 ms a page).

@@ -152,6 +152,25 @@ def test_a_self_closed_script_tag_opens_a_script_as_in_a_browser() -> None:
         assert "six to eight hours" in content, mode
 
 
+def test_paragraphs_closed_but_never_opened_are_paragraphs_as_in_a_browser() -> None:
+    """eWEEK writes each paragraph as bare text ended by a `</p>` that no `<p>` opened."""
+    paragraphs = [
+        f"Paragraph {n}: Microsoft and the FBI took down a botnet that used infected computers "
+        f"around the world to spread more malware, the latest of its takedowns ({n})."
+        for n in range(1, 7)
+    ]
+    page = f"""<html><head><title>Botnets</title></head><body><div id="nav"><a href="/">Home</a>
+    </div><div class="article_body">{"</p> ".join(paragraphs)}</p></div></body></html>"""
+    tree = html.parse(page)
+    texts = [" ".join(p.text_content().split()) for p in tree.iter("p")]
+    assert [text for text in texts if text] == paragraphs[1:], texts  # the first stays bare
+    content = clean(page)
+    assert all(paragraph in content for paragraph in paragraphs), content
+    # Paired paragraphs are left as they are.
+    paired = html.parse("<p>One.</p><p>Two.</p>" * 4)
+    assert [p.text for p in paired.iter("p")] == ["One.", "Two."] * 4
+
+
 def test_empty_html_is_unsupported() -> None:
     with pytest.raises(Unsupported):
         render(make_doc("   ", "text/html"), Target(ARTICLE_URL), 100)
