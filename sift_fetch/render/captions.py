@@ -5,12 +5,16 @@ With images left out, as clean mode leaves them, trafilatura drops a `div`, `p`,
 `imageCaption` (VOA, the Daily Mail), `photoCaption` or `Caption` stayed, and a long caption
 above the story read as its first paragraph (round 24's voanews.com: P 0.83). The same test with
 the case folded; the pages that write "caption" in lower case trafilatura handles already.
+A short block whose class or id says "credit" (`p.photo_credit`, `div.image-credit`), which
+trafilatura keeps, is a picture's credit or a caption set in the credit's box, and goes too.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 from lxml.html import HtmlElement
+
+from sift_fetch.render.text import word_count
 
 # In the page's source first: the XPath folds the case of every element's class and id, and
 # most pages name no caption with a capital.
@@ -21,11 +25,22 @@ _CAPTIONS = etree.XPath(
     " or contains(translate(@id, 'CAPTION', 'caption'), 'caption')]"
 )
 
+_CREDITS = etree.XPath(
+    "//*[self::div or self::p or self::span or self::small]"
+    "[contains(translate(@class, 'CREDIT', 'credit'), 'credit')"
+    " or contains(translate(@id, 'CREDIT', 'credit'), 'credit')]"
+)
+# Longer, a block named so is more than a credit (a story about credit cards, in its class).
+CREDIT_MAX_WORDS = 50
+
 
 def drop_captions(tree: HtmlElement, html: str) -> None:
     """Take out every element named a caption in any case, on a page whose source (HTML)
-    names one with a capital."""
-    if not any(mark in html for mark in _MARKS):
-        return
-    for caption in _CAPTIONS(tree):
-        caption.drop_tree()
+    names one with a capital, and every short one named a credit."""
+    if any(mark in html for mark in _MARKS):
+        for caption in _CAPTIONS(tree):
+            caption.drop_tree()
+    if "redit" in html:
+        for credit in _CREDITS(tree):
+            if word_count(credit.text_content()) <= CREDIT_MAX_WORDS:
+                credit.drop_tree()

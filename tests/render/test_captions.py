@@ -1,4 +1,4 @@
-"""Clean mode leaves out a caption whose class names it with a capital, as it does in lower case."""
+"""Clean mode leaves out a caption whose class names it with a capital, and a short credit."""
 
 from __future__ import annotations
 
@@ -27,3 +27,17 @@ def test_a_page_that_names_no_caption_with_a_capital_is_left_as_it_is() -> None:
     tree = parse(html)
     drop_captions(tree, html)
     assert "captured this image" in tree.text_content()
+
+
+def test_a_short_block_named_a_credit_goes_and_a_long_one_stays() -> None:
+    story = " ".join([STORY] * 6)  # a block whose class says "credit", longer than any credit
+    html = f"""<!doctype html><html><body><div id="article"><p>{STORY}</p>
+    <div class="inlinePhoto"><img src="map.jpg"><p class="photo_credit">UTL / Colorado State
+    University</p><div class="photo_credit_container"><p>{CAPTION}</p></div></div>
+    <div class="credit-card-story"><p>{story}</p></div></div></body></html>"""
+    tree = parse(html)
+    drop_captions(tree, html)
+    text = tree.text_content()
+    assert "Colorado State" not in text
+    assert "captured this image" not in text
+    assert text.count(STORY) == 7
