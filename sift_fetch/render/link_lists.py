@@ -5,7 +5,9 @@ A list of two or more items, each a third or more the text of links to other pag
 site, is a list of that site's other pages: "More Great WIRED Stories", a tutorial's "other
 tutorials", the in-body "A SIMPLE GUIDE: How do I protect myself?" links of a news story, an
 author box's latest posts. trafilatura kept such lists when they sat in the article's
-container. A list whose items say more than their links, links within the page (a table of
+container. A paragraph that is only a bold label and a link to another page of the site
+("**RIVALS:** [Knicks raise heat on Nets with counter]") is such a link set in the body, and
+goes too. A list whose items say more than their links, links within the page (a table of
 contents), or links to other sites (sources, a deals post's offers, a link roundup) stays, as
 does a long list.
 """
@@ -36,17 +38,42 @@ _CANDIDATES = etree.XPath(
     "[not(ancestor::nav or ancestor::header or ancestor::footer)]"
 )
 
+# A paragraph of a bold label and a link, nothing else between or around them but spaces.
+_LABELLED = etree.XPath(
+    "//p[count(*)=2][*[1][self::b or self::strong]][*[2][self::a[@href]]]"
+    "[not(normalize-space(text()))]"
+)
+LABEL_MAX_WORDS = 4
+
 
 def drop_link_lists(tree: HtmlElement, url: str) -> None:
-    """Take out every list whose items are all largely links to other pages of URL's site."""
+    """Take out every list whose items are all largely links to other pages of URL's site, and
+    every paragraph that is a label and such a link."""
     lists = [found for found in _CANDIDATES(tree) if len(found) <= MAX_ITEMS]
-    if not lists:
+    labelled = _LABELLED(tree)
+    if not (lists or labelled):
         return
     site = _site(urlsplit(url).hostname or "")
     for found in lists:
         links = [_item_links(li) for li in found]
         if all(links) and all(_site_of(href, site) == site for item in links for href in item):
             found.drop_tree()  # keeps the tail text
+    for paragraph in labelled:
+        label, link = paragraph
+        if _labelled_link(label, link) and _site_of(link.get("href") or "", site) == site:
+            paragraph.drop_tree()
+
+
+def _labelled_link(label: HtmlElement, link: HtmlElement) -> bool:
+    """A short label ending in a colon, then a link and nothing after it."""
+    text = label.text_content().strip()
+    return (
+        text.endswith(":")
+        and word_count(text) <= LABEL_MAX_WORDS
+        and not (label.tail or "").strip()
+        and not (link.tail or "").strip()
+        and word_count(link.text_content()) >= 2
+    )
 
 
 def _item_links(item: HtmlElement) -> list[str]:

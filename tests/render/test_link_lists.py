@@ -85,3 +85,13 @@ def test_a_long_list_of_the_sites_links_stays() -> None:
     content = clean(_page(f"<ul>{items}</ul>"))
     assert "Variety 0: a tomato for small gardens" in content
     assert "Variety 11: a tomato for small gardens" in content
+
+
+def test_a_labelled_link_to_another_page_of_the_site_is_left_out() -> None:
+    """USA Today's in-body "**RIVALS:** [Knicks raise heat on Nets with counter]" lines."""
+    lines = """<p><b>PEPPERS: </b><a href="/guides/peppers">How to grow sweet peppers</a></p>
+    <p><b>Tip:</b> <a href="/guides/basil">basil</a> planted beside them keeps pests away,
+    gardeners say.</p>"""
+    content = clean(_page(lines))
+    assert "sweet peppers" not in content
+    assert "keeps pests away" in content  # more than its link
