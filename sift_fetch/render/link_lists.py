@@ -59,7 +59,7 @@ def drop_link_lists(tree: HtmlElement, url: str) -> None:
         if all(links) and all(_site_of(href, site) == site for item in links for href in item):
             found.drop_tree()  # keeps the tail text
     for paragraph in labelled:
-        label, link = paragraph
+        label, link = paragraph.findall("*")  # elements only, not comments
         if _labelled_link(label, link) and _site_of(link.get("href") or "", site) == site:
             paragraph.drop_tree()
 

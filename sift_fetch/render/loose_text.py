@@ -3,10 +3,10 @@
 Some CMSs write a story's first paragraph, or a paragraph between two others, as bare text in the
 container rather than in a `<p>` (`<div class="articleBody">SAN FRANCISCO—Emirates Team New
 Zealand set ... <p>The Kiwis set the mark ...`), or in a `<span>` beside another that wraps the
-rest of the story's `<p>`s. In precision mode trafilatura keeps the
-container's `<p>`s and drops the bare text, so the story lost its opening. Where a container
-holds MIN_PARAGRAPHS `<p>`s or more, each run of bare text and inline elements between its
-blocks (a `<br>` ends one too) that reads as a sentence or more becomes a `<p>` of its own.
+rest of the story's `<p>`s. In precision mode trafilatura keeps the container's `<p>`s and drops
+the bare text, so the story lost its opening. Where a container holds MIN_PARAGRAPHS `<p>`s or
+more, each run of bare text and inline elements between its blocks (a `<br>` ends one too) that
+reads as a sentence or more becomes a `<p>` of its own.
 """
 
 from __future__ import annotations
