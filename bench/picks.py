@@ -78,8 +78,12 @@ def add(number: int, folder: Path, picks_files: list[Path]) -> None:
         (ARTICLES / "english" / f"{package}.{stem}.html.gz").write_bytes(
             gzip.compress(raw, mtime=0)
         )
-        index[key] = {"file": f"{package}.{stem}.html", "source": "english", "url": url}
-        index[key]["round"] = number
+        index[key] = {
+            "file": f"{package}.{stem}.html",
+            "source": "english",
+            "url": url,
+            "round": number,
+        }
         print(key)
     INDEX.write_text(json.dumps(index, indent=1) + "\n")
     with (ARTICLES / f"round{number}.picks").open("a", encoding="utf-8") as out:

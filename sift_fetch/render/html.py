@@ -216,7 +216,7 @@ def _open_stray_paragraphs(text: str) -> str:
     closes = text.count("</p>") + text.count("</P>")
     if closes <= STRAY_MIN_EXTRA:
         return text
-    opens = sum(text.count(tag) for tag in ("<p>", "<p ", "<P>", "<P "))
+    opens = sum(text.count(f"<{p}{end}") for p in "pP" for end in "> \n\t")
     if closes > STRAY_CLOSES * opens + STRAY_MIN_EXTRA:
         return _CLOSE_P.sub("</p><p>", text)
     return text
