@@ -185,6 +185,11 @@ SECOND_OPINION_SHARE = 0.2
 # extraction the stream). Any floor from 250 to 400 words moves that page alone on both
 # yardsticks (round 21's newrepublic.com, F1 0.14 -> 1.00).
 ARTICLE_WORDS = 300
+# Where the balanced extraction holds this share of the precise one's 4-grams, it is the same
+# article, and the prose it adds is what precision mode cut (lines of PROSE_MIN_WORDS or more).
+HELD_SHARE = 0.95
+PROSE_MIN_WORDS = 15
+_SENTENCE_END = re.compile(r"[.!?\"\u201d\u2019)]\s*$")
 # A block that opens with ©, (c) or "Copyright" and is this short is a credit or a notice, not
 # prose (a longer one can be a paragraph that a photo credit runs into). Tuning corpus F1
 # 0.922 -> 0.923, article pages precision 0.961 -> 0.962.
@@ -491,12 +496,13 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
     under SECOND_OPINION_SHARE of the page's visible words, and under ARTICLE_WORDS, a balanced
     extraction is the second opinion, and readability the referee: of the two, the one closer
-    to readability's main content wins. A balanced extraction alone, taken whenever it found
-    much more, also took a paywalled teaser's page furniture for the article. Not `thorough`
-    (a very large page): one extraction, without trafilatura's fallbacks; the rules on the
-    tree, linear and a small part of one extraction's cost, apply to every page. HTML is the
-    page's source, searched first by rules whose mark is rare (nutrition facts), so that their
-    XPath runs on those pages only.
+    to readability's main content wins, unless the balanced one holds the precise one and adds
+    more prose than that has (readability then made the same cut). A balanced extraction
+    alone, taken whenever it found much more, also took a paywalled teaser's page furniture for
+    the article. Not `thorough` (a very large page): one extraction, without trafilatura's
+    fallbacks; the rules on the tree, linear and a small part of one extraction's cost, apply
+    to every page. HTML is the page's source, searched first by rules whose mark is rare
+    (nutrition facts), so that their XPath runs on those pages only.
     """
     _drop_anchor_icons(tree)
     drop_hidden_blocks(tree)
@@ -522,13 +528,38 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     words = word_count(precise)
     if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise or None
-    balanced = _extract(tree, url, favor_precision=False)
-    # readability (trafilatura's port; it changes the tree it reads) finds the main content by
-    # a different algorithm: the extraction closer to its result wins.
+    return _referee(precise, _extract(tree, url, favor_precision=False), tree) or None
+
+
+def _referee(precise: str, balanced: str, tree: HtmlElement) -> str:
+    """Of the precise and the balanced extraction, the one closer to readability's main content
+    (trafilatura's port, which finds it by a different algorithm and changes the tree it reads),
+    unless the precise one was cut short."""
+    if _cut_short(precise, balanced):
+        return balanced
     reference = shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
     if reference and _agreement(precise, reference) > _agreement(balanced, reference):
-        return precise or None
-    return balanced or precise or None
+        return precise
+    return balanced or precise
+
+
+def _cut_short(precise: str, balanced: str) -> bool:
+    """Precision mode stopped inside the article: the balanced extraction holds the precise one
+    and adds more prose than that has. Readability makes the same cut, so it cannot referee:
+    a slideshow's slides after its lead (eWEEK, PopSugar), a press release quoted in a form
+    (The Next Web)."""
+    grams = shingles(precise)
+    if sum((grams & shingles(balanced)).values()) < HELD_SHARE * grams.total():
+        return False
+    kept = {line.strip() for line in precise.splitlines()}
+    added = [line for line in balanced.splitlines() if line.strip() not in kept]
+    return _prose_words(added) > _prose_words(precise.splitlines())
+
+
+def _prose_words(lines: list[str]) -> int:
+    """The words of the lines that are prose: long, and ending as a sentence ends."""
+    counts = (word_count(line) for line in lines if _SENTENCE_END.search(line))
+    return sum(count for count in counts if count >= PROSE_MIN_WORDS)
 
 
 def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:

@@ -502,6 +502,38 @@ def test_thin_extraction_is_refereed_by_readability(
     assert html.clean_markdown(page, url, html=source) == extractions[expected]
 
 
+@pytest.mark.parametrize(
+    ("added", "expected"),
+    [
+        # A slideshow after its lead: each slide's prose, which precision mode and readability
+        # both left out.
+        (
+            "\n\n".join(f"## Slide {n}\n\n{text}" for n, text in enumerate(NEWS_PARAGRAPHS[1:])),
+            "balanced",
+        ),
+        # The headline and a newsletter line: less prose than the lead holds.
+        (
+            "# Depot becomes a market\n\nGet our daily newsletter. It is the freshest news.",
+            "precise",
+        ),
+    ],
+)
+def test_an_article_cut_short_is_taken_whole_though_readability_cut_it_too(
+    monkeypatch: pytest.MonkeyPatch, added: str, expected: str
+) -> None:
+    lead = NEWS_PARAGRAPHS[0]
+    extractions = {"precise": lead, "balanced": f"{lead}\n\n{added}"}
+
+    def extract(tree: object, url: str, **options: object) -> str:
+        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
+
+    monkeypatch.setattr(html, "_extract", extract)
+    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{lead}</p>"))
+    source = "<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>"
+    url = "https://news.example.com/depot"
+    assert html.clean_markdown(html.parse(source), url, html=source) == extractions[expected]
+
+
 @pytest.mark.parametrize(("words", "expected"), [(300, "precise"), (299, "balanced")])
 def test_a_whole_short_article_needs_no_second_opinion(
     monkeypatch: pytest.MonkeyPatch, words: int, expected: str
