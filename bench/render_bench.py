@@ -1,6 +1,6 @@
 """Clean-mode rendering speed on saved real pages, beside trafilatura called directly.
 
-    .venv/bin/python bench/render_bench.py [--reps N]
+    .venv/bin/python bench/render_bench.py [--reps N] [--tune DIR [--step N]]
 
 Prints three tables:
 1. trafilatura's settings (favor_precision, fast = no fallback extractors): median CPU ms per
@@ -9,7 +9,10 @@ Prints three tables:
 2. Sift's render() in-process against trafilatura alone (trafilatura.extract() with its
    defaults, and with Sift's settings): what a page through clean mode costs, as a ratio;
 3. render() through RenderPool with 1 and 2 worker processes against in-process calls: wall-clock
-   throughput and median latency per request, including pickling and the process hop.
+   throughput and median latency per request, including pickling and the process hop;
+4. with `--tune DIR` (the tuning corpus, ../shared/extraction-tune), the same ratio as table 2
+   over every `--step`th of its 949 pages, once each, mean and median: bench/pages are long
+   articles, where clean mode never asks for a second opinion, and these pages are not.
 Measurements are interleaved so that other load on the machine affects every variant alike.
 """
 
@@ -23,12 +26,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 
 import trafilatura
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.clean_quality import tuning_pages
 from sift_fetch.render import Document, RenderPool, render
 from sift_fetch.render.html import EXTRACT_OPTIONS
 from sift_fetch.target import Target
@@ -129,6 +134,30 @@ def overhead_table(pages: list[tuple[str, dict, bytes]], reps: int) -> None:
     print()
 
 
+def corpus_table(tune: Path, step: int) -> None:
+    ours, theirs = [], []
+    for url, _, html in islice(tuning_pages(tune), 0, None, step):
+        doc = Document(url, "text/html", "utf-8", html.encode("utf-8"))
+        ours.append(cpu_time(lambda d=doc: render(d, Target(d.url), MAX_CHARS))[0])
+        theirs.append(cpu_time(lambda h=html, u=url: trafilatura.extract(h, url=u))[0])
+    print(f"4. clean mode on {len(ours)} tuning pages (every {step}th, CPU ms, one run each)")
+    print(f"{'':<32}{'mean ms':>9}{'median':>9}")
+    print(
+        f"{'trafilatura.extract() defaults':<32}{statistics.mean(theirs) * 1e3:>9.1f}"
+        f"{statistics.median(theirs) * 1e3:>9.1f}"
+    )
+    print(
+        f"{'sift render()':<32}{statistics.mean(ours) * 1e3:>9.1f}"
+        f"{statistics.median(ours) * 1e3:>9.1f}"
+    )
+    mean_ratio = sum(ours) / sum(theirs)
+    median_ratio = statistics.median(ours) / statistics.median(theirs)
+    print(
+        f"cost ratio (sift / trafilatura defaults): mean {mean_ratio:.2f},"
+        f" median {median_ratio:.2f}"
+    )
+
+
 Job = tuple[Document, Target]
 
 
@@ -191,7 +220,10 @@ async def pool_table(pages: list[tuple[str, dict, bytes]], reps: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=15, help="runs per page (default 15)")
-    reps = parser.parse_args().reps
+    parser.add_argument("--tune", type=Path, help="the tuning corpus, for table 4")
+    parser.add_argument("--step", type=int, default=3, help="every STEPth tuning page (3)")
+    args = parser.parse_args()
+    reps = args.reps
     pages = load()
     size = sum(len(body) for _, _, body in pages)
     load1, _, _ = os.getloadavg()
@@ -203,6 +235,9 @@ def main() -> None:
     settings_table(pages, reps)
     overhead_table(pages, reps)
     asyncio.run(pool_table(pages, reps))
+    if args.tune:
+        print()
+        corpus_table(args.tune, args.step)
 
 
 if __name__ == "__main__":
