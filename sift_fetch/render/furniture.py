@@ -64,6 +64,13 @@ _END_LINK = re.compile(r"[\w ]{1,40}:\s*<?https?://\S+>?\s*$")
 _COMMENT_POLICY = re.compile(
     r"\bmoderates? (?:all )?comments\b|\bcomments? (?:are|will be|may be) moderated\b", re.I
 )
+# A news story's appeal for information ("Anyone with information is asked to contact police at
+# 555-0100 or e-mail tips@example.gov.") is its last paragraph, not the site's contact line.
+_APPEAL = re.compile(
+    r"\b(?:anyone|those|people|residents|witnesses) with (?:any )?information\b"
+    r"|\b(?:asked|urged|encouraged|requested) to (?:call|contact|e-?mail|reach)\b",
+    re.I,
+)
 # A line drawn with characters ("___", "—", "* * *").
 _RULE = re.compile(r"[\W_]*$")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -573,6 +580,8 @@ def _end_matter(block: str) -> bool:
         return True
     if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(block) or _END_LINK.match(block)):
         return True
+    if _APPEAL.search(block):
+        return False
     return (words < END_MATTER_MAX_WORDS and bool(_END_MATTER.search(block))) or (
         words < END_MATTER_EMAIL_MAX_WORDS and bool(_EMAIL.search(block))
     )

@@ -117,6 +117,17 @@ def test_a_posts_closing_date_and_a_wire_storys_links_and_credits_are_end_matter
     assert _trim(PROSE, PROSE, link) == [PROSE, PROSE, link]
 
 
+def test_a_storys_appeal_for_information_is_not_the_sites_contact_line() -> None:
+    appeals = [
+        "Those with information on the robbery are asked to contact the police tip line at"
+        " 555-0100 or e-mail tips@example.gov.",
+        "Anyone with information should call detectives at 555-0199.",
+    ]
+    for appeal in appeals:
+        assert _trim(PROSE, PROSE, appeal) == [PROSE, PROSE, appeal]
+    assert _trim(PROSE, PROSE, "To contact the reporter: jdoe@example.org") == [PROSE, PROSE]
+
+
 def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None:
     assert _trim(PROSE, PROSE, "Follow Jane Doe on Twitter.") == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "Connect with me @JaneDoe1") == [PROSE, PROSE]
