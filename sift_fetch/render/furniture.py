@@ -125,7 +125,9 @@ WIDGET_LABEL = re.compile(
     r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité|loading"
     r"|view (?:this post )?on instagram|sieh dir diesen beitrag auf instagram an"
     r"|voir cette publication sur instagram|ver esta publicación en instagram"
-    r"|visualizza questo post su instagram)\W*$",
+    r"|visualizza questo post su instagram"
+    # An embed's placeholder ("[Embed]"), a template's that the CMS left unfilled ("{{cta}}").
+    r"|\\?\[embed\\?\]|\{\{\s*[\w.-]+\s*\}\})\W*$",
     re.I,
 )
 # Anywhere: a table of one row with fewer words than this (see _layout_row).

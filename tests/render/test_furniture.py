@@ -44,6 +44,10 @@ def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "Advertisement", PROSE, "###### Werbung", PROSE) == [PROSE] * 3
     assert _trim(PROSE, "Loading...", PROSE, "View on Instagram", PROSE) == [PROSE] * 3
     assert _trim(PROSE, "> View this post on Instagram", PROSE) == [PROSE] * 2
+    # Placeholders left unfilled: an embed's, a CMS template's.
+    assert _trim(PROSE, "## \\[Embed\\]", PROSE, "{{cta}}", PROSE) == [PROSE] * 3
+    template = "Write {{ name }} where the name goes."
+    assert _trim(PROSE, template, PROSE) == [PROSE, template, PROSE]
     sentence = "Advertisement spending on gardening shows doubled."
     assert _trim(PROSE, sentence, PROSE) == [PROSE, sentence, PROSE]
 
