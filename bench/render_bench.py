@@ -140,7 +140,7 @@ def corpus_table(tune: Path, step: int) -> None:
         doc = Document(url, "text/html", "utf-8", html.encode("utf-8"))
         ours.append(cpu_time(lambda d=doc: render(d, Target(d.url), MAX_CHARS))[0])
         theirs.append(cpu_time(lambda h=html, u=url: trafilatura.extract(h, url=u))[0])
-    print(f"4. clean mode on {len(ours)} tuning pages (every {step}th, CPU ms, one run each)")
+    print(f"4. clean mode on {len(ours)} tuning pages (one in {step}, CPU ms, one run each)")
     print(f"{'':<32}{'mean ms':>9}{'median':>9}")
     print(
         f"{'trafilatura.extract() defaults':<32}{statistics.mean(theirs) * 1e3:>9.1f}"
