@@ -470,6 +470,25 @@ def test_clean_drops_credit_and_copyright_lines_but_not_prose_about_copyright() 
     assert "All rights reserved" not in text
 
 
+# A page whose precise extraction is a thin share of its words: the second opinion is asked.
+THIN_PAGE = "<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>"
+
+
+def second_opinion(
+    monkeypatch: pytest.MonkeyPatch, extractions: dict[str, str], readability: str, source: str
+) -> str:
+    """Clean mode on SOURCE, with trafilatura's precise and balanced EXTRACTIONS and
+    READABILITY's main content given."""
+
+    def extract(tree: object, url: str, **options: object) -> str:
+        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
+
+    monkeypatch.setattr(html, "_extract", extract)
+    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{readability}</p>"))
+    page = html.parse(source)
+    return html.clean_markdown(page, "https://news.example.com/story", html=source) or ""
+
+
 @pytest.mark.parametrize(
     ("readability_finds", "expected"),
     [
@@ -490,16 +509,7 @@ def test_thin_extraction_is_refereed_by_readability(
     if readability_finds == "article":
         extractions["balanced"] = f"{teaser} {article}"
     found = {"teaser": teaser, "article": f"{teaser} {article}", "": ""}[readability_finds]
-
-    def extract(tree: object, url: str, **options: object) -> str:
-        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
-
-    monkeypatch.setattr(html, "_extract", extract)
-    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{found}</p>"))
-    source = "<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>"
-    page = html.parse(source)
-    url = "https://news.example.com/prison"
-    assert html.clean_markdown(page, url, html=source) == extractions[expected]
+    assert second_opinion(monkeypatch, extractions, found, THIN_PAGE) == extractions[expected]
 
 
 @pytest.mark.parametrize(
@@ -523,15 +533,7 @@ def test_an_article_cut_short_is_taken_whole_though_readability_cut_it_too(
 ) -> None:
     lead = NEWS_PARAGRAPHS[0]
     extractions = {"precise": lead, "balanced": f"{lead}\n\n{added}"}
-
-    def extract(tree: object, url: str, **options: object) -> str:
-        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
-
-    monkeypatch.setattr(html, "_extract", extract)
-    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{lead}</p>"))
-    source = "<body>" + "<p>Menu item and more menu text</p>" * 60 + "</body>"
-    url = "https://news.example.com/depot"
-    assert html.clean_markdown(html.parse(source), url, html=source) == extractions[expected]
+    assert second_opinion(monkeypatch, extractions, lead, THIN_PAGE) == extractions[expected]
 
 
 @pytest.mark.parametrize(("words", "expected"), [(300, "precise"), (299, "balanced")])
@@ -543,15 +545,8 @@ def test_a_whole_short_article_needs_no_second_opinion(
     post = " ".join(f"post{n}" for n in range(words))
     other = " ".join(f"other{n}" for n in range(400))
     extractions = {"precise": post, "balanced": f"{post} {other} " + "stream " * 2000}
-
-    def extract(tree: object, url: str, **options: object) -> str:
-        return extractions["balanced" if options.get("favor_precision") is False else "precise"]
-
-    monkeypatch.setattr(html, "_extract", extract)
-    monkeypatch.setattr(html, "try_readability", lambda tree: html.parse(f"<p>{other}</p>"))
     source = "<body>" + "<p>A paragraph of another post in the stream below</p>" * 400 + "</body>"
-    url = "https://news.example.com/minutes/1"
-    assert html.clean_markdown(html.parse(source), url, html=source) == extractions[expected]
+    assert second_opinion(monkeypatch, extractions, other, source) == extractions[expected]
 
 
 def test_the_page_titles_a_headline_is_matched_against() -> None:
