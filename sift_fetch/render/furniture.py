@@ -94,6 +94,8 @@ REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A time of day and its zone ("11:01 am PT"); a second, in another zone, may follow in brackets.
+_TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,5})?"
 # A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST.", "18 July 2013
 # Last updated at 10:23 GMT") or the time it takes to read ("January 22, 2026 - 9 min"); or the
 # label alone, its date left in an element trafilatura drops ("Posted on"); or how long ago
@@ -102,8 +104,8 @@ _BARE_DATE = re.compile(
     rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
     rf"(?:{_DAY}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+{_DAY},?\s+\d{{4}}"
     rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
-    rf"(?:[\s,.]+(?:{_DATE_LABEL}\s+)?(?:at\s+)?\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?"
-    rf"(?:\s+[a-z]{{2,5}})?)?(?:\s*[-|·•]\s*\d+\s*min(?:ute)?s?(?: read)?)?\W*$"
+    rf"(?:[\s,.]+(?:{_DATE_LABEL}\s+)?(?:at\s+)?{_TIME}(?:\s*\({_TIME}\))?)?"
+    rf"(?:\s*[-|·•]\s*\d+\s*min(?:ute)?s?(?: read)?)?\W*$"
     rf"|{_DATE_LABEL}$"
     r"|(?:an?|\d+)\s+(?:second|minute|min|hour|hr|day|week|month)s?\s+ago\W*$",
     re.I,
@@ -362,7 +364,9 @@ def _lead_furniture(block: str, titles: frozenset[str]) -> bool:
     text, words = block.strip(), word_count(block)
     if text.startswith("#") and title_words(text) in titles:
         return True
-    if words <= LEAD_MAX_WORDS and (_BARE_DATE.match(text) or _BYLINE.match(text)):
+    # A date is matched whole, so its length is bounded by its form, not by a word count (a
+    # second time zone in brackets takes it past LEAD_MAX_WORDS).
+    if _BARE_DATE.match(text) or (words <= LEAD_MAX_WORDS and _BYLINE.match(text)):
         return True
     # "### By Maria Popova"; a section's heading ("## By the numbers") names no one.
     if text.startswith("#") and words <= LEAD_MAX_WORDS and _named_byline(text.lstrip("# ")):

@@ -31,6 +31,7 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
     assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
     assert _trim("4th March 2026", PROSE) == [PROSE]
     assert _trim("18 July 2013 Last updated at 10:23 GMT", PROSE) == [PROSE]
+    assert _trim("Thursday, July 18, 2013, 11:01 am PT (02:01 pm ET)", PROSE) == [PROSE]
     assert _trim("January 22, 2026 - 9 min", PROSE) == [PROSE]
     assert _trim("14 hours ago", PROSE) == [PROSE]
 
