@@ -92,8 +92,9 @@ LEAD_BLOCKS = 3
 LEAD_MAX_WORDS = 10
 REPOSTED_MAX_WORDS = 20
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATE_LABEL = r"(?:last )?(?:published|updated|posted)(?: on| at)?:?"
+_DATE_LABEL = r"(?:last )?(?:published|updated|posted|issued|modified)(?: on| at)?:?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
 # A time of day and its zone ("11:01 am PT"); a second, in another zone, may follow in brackets.
 _TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,5})?"
 # A date, and the time of day after it ("Thursday, April 21, 2022. 10:11 pm CST.", "18 July 2013
@@ -101,12 +102,12 @@ _TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,5})?"
 # label alone, its date left in an element trafilatura drops ("Posted on"); or how long ago
 # ("14 hours ago").
 _BARE_DATE = re.compile(
-    rf"(?:{_DATE_LABEL}\s*)?(?:\w+day,?\s*)?"
+    rf"(?:{_DATE_LABEL}\s*)?(?:(?:\w+day|{_WEEKDAY})\.?,?\s*)?"
     rf"(?:{_DAY}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+{_DAY},?\s+\d{{4}}"
     rf"|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{2,4}})"
     rf"(?:[\s,.]+(?:{_DATE_LABEL}\s+)?(?:at\s+)?{_TIME}(?:\s*\({_TIME}\))?)?"
     rf"(?:\s*[-|·•]\s*\d+\s*min(?:ute)?s?(?: read)?)?\W*$"
-    rf"|{_DATE_LABEL}$"
+    rf"|{_DATE_LABEL}(?:\s+{_DATE_LABEL})?$"
     r"|(?:an?|\d+)\s+(?:second|minute|min|hour|hr|day|week|month)s?\s+ago\W*$",
     re.I,
 )

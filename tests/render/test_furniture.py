@@ -28,10 +28,12 @@ def test_a_leading_date_with_its_time_or_a_bare_date_label_goes() -> None:
     assert _trim("19.10.2019 07:49 Uhr", PROSE) == [PROSE]
     # The label alone, its date left in an element the extraction dropped.
     assert _trim("Posted on", PROSE) == [PROSE]
+    assert _trim("Issued on: Modified:", PROSE) == [PROSE]
     assert _trim("Posted on the roof", PROSE) == ["Posted on the roof", PROSE]
     assert _trim("4th March 2026", PROSE) == [PROSE]
     assert _trim("18 July 2013 Last updated at 10:23 GMT", PROSE) == [PROSE]
     assert _trim("Thursday, July 18, 2013, 11:01 am PT (02:01 pm ET)", PROSE) == [PROSE]
+    assert _trim("Last modified on Wed 4 Mar 2020 10.11 GMT", PROSE) == [PROSE]
     assert _trim("January 22, 2026 - 9 min", PROSE) == [PROSE]
     assert _trim("14 hours ago", PROSE) == [PROSE]
 
