@@ -157,6 +157,14 @@ _CREDITED = re.compile(
     re.I | re.S,
 )
 _CREDIT_LABELS = ("photo", "image", "picture", "foto", "bild", "credit")
+# Anywhere: a news agency's or the paper's own credit alone on its line ("Reuters", "### Associated
+# Press", "The New York Times News Service", "From The Tribune staff reports").
+_WIRE_CREDIT = re.compile(
+    r"[#>\s]*(?:(?:from )?(?:the )?(?:[\w.'\u2019-]+ ){0,4}"
+    r"(?:staff reports?|news services?|wire services?|wire reports?)"
+    r"|(?:the )?(?:associated press|reuters|afp|agence france-presse|bloomberg news))\W*$",
+    re.I,
+)
 CREDITED_MAX_WORDS = 30
 
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
@@ -393,6 +401,7 @@ def _furniture_anywhere(block: str) -> bool:
         or _consent(block)
         or _named_byline(block)
         or bool(WIDGET_LABEL.match(block))
+        or bool(_WIRE_CREDIT.match(block))
         or _layout_row(block)
         or (bool(_BRACKETED_PROMO.match(block)) and word_count(block) <= RELATED_MAX_WORDS)
     )

@@ -60,6 +60,11 @@ def test_captions_and_credit_lines_go() -> None:
     assert _trim(PROSE, "Video: watering in hot weather") == [PROSE]
     assert _trim(PROSE, "(Credit: Jane Doe / Example News)", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Photo source: Jane Doe from Pexels.", PROSE) == [PROSE, PROSE]
+    # A wire's or the paper's own credit alone on its line.
+    for credit in ["Reuters", "### Associated Press", "From The Tribune staff reports"]:
+        assert _trim(PROSE, credit, PROSE) == [PROSE, PROSE]
+    sentence = "Reuters reported the vote first."
+    assert _trim(PROSE, sentence, PROSE) == [PROSE, sentence, PROSE]
 
 
 def test_a_numbered_figures_caption_and_an_image_credit_go() -> None:
