@@ -130,7 +130,9 @@ WIDGET_LABEL = re.compile(
     r"|voir cette publication sur instagram|ver esta publicación en instagram"
     r"|visualizza questo post su instagram"
     # An embed's placeholder ("[Embed]"), a template's that the CMS left unfilled ("{{cta}}").
-    r"|\\?\[embed\\?\]|\{\{\s*[\w.-]+\s*\}\})\W*$",
+    r"|\\?\[embed\\?\]|\{\{\s*[\w.-]+\s*\}\}"
+    # The share buttons', a video player's, a tag list's and a source link's labels.
+    r"|share(?: this(?: article| story| post| page)?)?|now playing|tags?:|\(source\))\W*$",
     re.I,
 )
 # Anywhere: a table of one row with fewer words than this (see _layout_row).

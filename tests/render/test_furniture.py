@@ -49,6 +49,8 @@ def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "> View this post on Instagram", PROSE) == [PROSE] * 2
     # Placeholders left unfilled: an embed's, a CMS template's.
     assert _trim(PROSE, "## \\[Embed\\]", PROSE, "{{cta}}", PROSE) == [PROSE] * 3
+    for label in ["### Share This", "## Now Playing", "Tags:", "(Source)"]:
+        assert _trim(PROSE, label, PROSE) == [PROSE, PROSE]
     template = "Write {{ name }} where the name goes."
     assert _trim(PROSE, template, PROSE) == [PROSE, template, PROSE]
     sentence = "Advertisement spending on gardening shows doubled."
