@@ -176,6 +176,9 @@ STRAY_MIN_EXTRA = 4
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _BLANK_LINE = re.compile(r"\n\s*\n")
+# A paragraph drawn with underscores ("___", a wire story's separator) is a thematic break, and
+# is written as Markdown's usual one: underscores are word characters to a word count or search.
+_UNDERSCORE_RULE = re.compile(r"(?:\\?_\s*){3,}$")
 # When the precise extraction is this thin a share of the page's words, a balanced one and
 # readability are asked too (~1 page in 9 of the tuning corpus; bench/clean_quality.py and
 # bench/article_quality.py measure it). Asking on more pages finds more (at 0.35, tuning F1
@@ -351,6 +354,8 @@ def _block_markdown(block: etree._Element) -> str:
     text = xmltotxt(wrapper, include_formatting=True).strip()
     if block.tag != "code":
         text = drop_needless_escapes(text)
+    if block.tag == "p" and _UNDERSCORE_RULE.match(text):
+        return "---"
     if block.tag in ("p", "head"):
         # The serializer keeps the source's line breaks and indentation in the text after an
         # inline element; in a paragraph they are a space, as a browser shows them (a <br>

@@ -578,3 +578,9 @@ def test_blocks_are_paragraphs_on_one_line_even_inside_a_fallback_container() ->
         ("quote", "> Grow what you eat."),
         ("div", "Loose text and a paragraph"),  # text outside its children: kept whole
     ]
+
+
+def test_a_paragraph_drawn_with_underscores_is_a_thematic_break() -> None:
+    body = f"<p>{NEWS_PARAGRAPHS[0]}</p><p>___</p><p>{NEWS_PARAGRAPHS[1]}</p>"
+    text = clean(f"<html><body><article>{body}</article></body></html>")
+    assert text.split("\n\n") == [NEWS_PARAGRAPHS[0], "---", NEWS_PARAGRAPHS[1]]
