@@ -125,14 +125,18 @@ _NAMED_BYLINE = re.compile(
 
 # What a widget writes alone on its line: the label over an ad slot, an embedded post's link.
 WIDGET_LABEL = re.compile(
-    r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité|loading"
+    r"[#>\s]*(?:advertisement|anzeige|werbung|publicidad|publicité"
+    r"|loading(?: (?:photo )?gallery)?"
     r"|view (?:this post )?on instagram|sieh dir diesen beitrag auf instagram an"
     r"|voir cette publication sur instagram|ver esta publicación en instagram"
     r"|visualizza questo post su instagram"
     # An embed's placeholder ("[Embed]"), a template's that the CMS left unfilled ("{{cta}}").
     r"|\\?\[embed\\?\]|\{\{\s*[\w.-]+\s*\}\}"
     # The share buttons', a video player's, a tag list's and a source link's labels.
-    r"|share(?: this(?: article| story| post| page)?)?|now playing|tags?:|\(source\))\W*$",
+    r"|share(?: this(?: article| story| post| page)?)?|now playing|tags?:|\(source\)"
+    # A gallery's counter ("Image 1 of 8") and a reactions widget's prompt.
+    r"|(?:image|photo|picture|slide) \d+ of \d+"
+    r"|what['\u2019]s your reaction\?(?:\s*share this reaction with your friends)?)\W*$",
     re.I,
 )
 # Anywhere: a table of one row with fewer words than this (see _layout_row).

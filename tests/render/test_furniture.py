@@ -46,10 +46,12 @@ def test_a_leading_byline_set_as_a_heading_goes_and_a_sections_heading_stays() -
 def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "Advertisement", PROSE, "###### Werbung", PROSE) == [PROSE] * 3
     assert _trim(PROSE, "Loading...", PROSE, "View on Instagram", PROSE) == [PROSE] * 3
+    reaction = "What\u2019s Your Reaction?Share this reaction with your friends!"
+    assert _trim(PROSE, "Loading Photo Gallery", PROSE, reaction, PROSE) == [PROSE] * 3
     assert _trim(PROSE, "> View this post on Instagram", PROSE) == [PROSE] * 2
     # Placeholders left unfilled: an embed's, a CMS template's.
     assert _trim(PROSE, "## \\[Embed\\]", PROSE, "{{cta}}", PROSE) == [PROSE] * 3
-    for label in ["### Share This", "## Now Playing", "Tags:", "(Source)"]:
+    for label in ["### Share This", "## Now Playing", "Tags:", "(Source)", "Image 1 of 8"]:
         assert _trim(PROSE, label, PROSE) == [PROSE, PROSE]
     template = "Write {{ name }} where the name goes."
     assert _trim(PROSE, template, PROSE) == [PROSE, template, PROSE]
