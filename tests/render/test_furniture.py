@@ -153,6 +153,8 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     assert _trim(PROSE, PROSE, credit) == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "Contributing: Jane Doe, Associated Press.") == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "Additional reporting by Jane Doe.") == [PROSE, PROSE]
+    prompt = "Have something to say? Let us know in the comments section or email the author."
+    assert _trim(PROSE, PROSE, prompt) == [PROSE, PROSE]
     wire = "Reporting by Jane Doe in Leeds; Editing by John Roe"
     assert _trim(PROSE, PROSE, wire) == [PROSE, PROSE]
     # Only at the end: between paragraphs the same line is someone else's account.
