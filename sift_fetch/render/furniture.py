@@ -50,6 +50,7 @@ _END_MATTER = re.compile(
     # Liz Szabo, Associated Press."
     r"|\bcontributed (?:to )?(?:this |the )?(?:report|story|article)\b"
     r"|\bcontributed reporting\b|^\W*contributing:|\badditional reporting (?:by|from)\b"
+    r"|^\W*with files from\b"
     # A wire story's credits: "Reporting by Jane Doe; Editing by John Roe", "Daraghmeh reported
     # from Ramallah, West Bank.", "Follow Alicia Chang at: http://twitter.com/SciWriAlicia".
     r"|\breporting by\b[^.]{0,80}\bediting by\b|^\W*[A-Z][\w.'\u2019 -]{0,60} reported from\b"
@@ -134,11 +135,15 @@ WIDGET_LABEL = re.compile(
     r"|\\?\[embed\\?\]|\{\{\s*[\w.-]+\s*\}\}"
     # The share buttons', a video player's, a tag list's and a source link's labels.
     r"|share(?: this(?: article| story| post| page)?)?|now playing|tags?:|\(source\)"
-    # A gallery's counter ("Image 1 of 8") and a reactions widget's prompt.
-    r"|(?:image|photo|picture|slide) \d+ of \d+"
+    # A gallery's counter ("Image 1 of 8") and buttons, a video's, a reactions widget's prompt.
+    r"|(?:image|photo|picture|slide) \d+ of \d+|prev(?:ious)?|next|pause|play video(?: - [\d:]+)?"
     r"|what['\u2019]s your reaction\?(?:\s*share this reaction with your friends)?)\W*$",
     re.I,
 )
+# Anywhere: a list of the article's tags or topics after its label ("Topics: olympics-summer,
+# swimming, australia").
+_TAG_LINE = re.compile(r"\W*(?:tags?|topics|categories|filed under)\s*:\s*[^.!?]*[^.!?\s]$", re.I)
+TAG_LINE_MAX_WORDS = 15
 # Anywhere: a table of one row with fewer words than this (see _layout_row).
 LAYOUT_ROW_MAX_WORDS = 6
 # Anywhere: a short caption or credit line ("Photo: ...", "Video: ...", a numbered figure's
@@ -306,12 +311,14 @@ BIO_LAST_BLOCKS = 3
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
 _RELATED_CUE = (
-    r"related(?: articles?| posts?| stories| content| coverage| links| reading)?"
+    r"related(?: articles?| posts?| stories| content| coverage| links| reading| topics"
+    r"| categories)?"
     r"|editor['\u2019]?s['\u2019]? (?:recommendations|picks)"
     r"|recommended(?: for you| reading| stories)?"
-    r"|you (?:may|might) (?:also )?(?:like|enjoy)|read (?:more|next|also)|also read|more from"
+    r"|you (?:may|might) (?:also )?(?:like|enjoy)|read (?:more|next|also)|also read|now read"
+    r"|more from"
     r"|check out|see also"
-    r"|more stories|more on this(?: story| topic)?|most (?:read|popular)|trending(?: now)?"
+    r"|more stories|more on this(?: story| topic)?|most (?:read|popular)|trending(?: now| stories)?"
     r"|weitere artikel(?: zum thema)?|mehr zum thema|lesen sie auch|das könnte (?:sie|dich) auch"
     r" interessieren|schon gelesen|(?:à )?lire aussi|le puede interesar|lee también"
     r"|leia também|leggi anche"
@@ -408,6 +415,7 @@ def _furniture_anywhere(block: str) -> bool:
         or _named_byline(block)
         or bool(WIDGET_LABEL.match(block))
         or bool(_WIRE_CREDIT.match(block))
+        or (bool(_TAG_LINE.match(block)) and word_count(block) <= TAG_LINE_MAX_WORDS)
         or _layout_row(block)
         or (bool(_BRACKETED_PROMO.match(block)) and word_count(block) <= RELATED_MAX_WORDS)
     )

@@ -53,6 +53,8 @@ def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "## \\[Embed\\]", PROSE, "{{cta}}", PROSE) == [PROSE] * 3
     for label in ["### Share This", "## Now Playing", "Tags:", "(Source)", "Image 1 of 8"]:
         assert _trim(PROSE, label, PROSE) == [PROSE, PROSE]
+    for button in ["Prev", "Next", "Pause", "Play Video - 2:46"]:
+        assert _trim(PROSE, button, PROSE) == [PROSE, PROSE]
     template = "Write {{ name }} where the name goes."
     assert _trim(PROSE, template, PROSE) == [PROSE, template, PROSE]
     sentence = "Advertisement spending on gardening shows doubled."
@@ -155,6 +157,7 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     assert _trim(PROSE, PROSE, "Additional reporting by Jane Doe.") == [PROSE, PROSE]
     prompt = "Have something to say? Let us know in the comments section or email the author."
     assert _trim(PROSE, PROSE, prompt) == [PROSE, PROSE]
+    assert _trim(PROSE, PROSE, "With files from The Canadian Press") == [PROSE, PROSE]
     wire = "Reporting by Jane Doe in Leeds; Editing by John Roe"
     assert _trim(PROSE, PROSE, wire) == [PROSE, PROSE]
     # Only at the end: between paragraphs the same line is someone else's account.
@@ -299,6 +302,16 @@ def test_related_cues_in_other_words_go() -> None:
     assert _trim(PROSE, cued, PROSE) == [PROSE, PROSE]
     steps = "- Read more about soil\n- Sow in March"
     assert _trim(PROSE, steps, PROSE) == [PROSE, steps, PROSE]
+    assert _trim(PROSE, "Now read: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
+    for cue in ["#### RELATED TOPICS", "## Related Categories", "#### Trending Stories"]:
+        assert _trim(PROSE, cue, PROSE) == [PROSE, PROSE]
+
+
+def test_a_tag_list_after_its_label_goes() -> None:
+    for tags in ["Topics: gardening, tomatoes, balconies", "- Filed under: - tomatoes - pots"]:
+        assert _trim(PROSE, tags, PROSE) == [PROSE, PROSE]
+    sentence = "Topics: the council discussed three of them before noon."
+    assert _trim(PROSE, sentence, PROSE) == [PROSE, sentence, PROSE]
 
 
 def test_a_newsletter_prompt_in_the_body_goes() -> None:
