@@ -168,6 +168,7 @@ _CREDITED = re.compile(
     re.I | re.S,
 )
 _CREDIT_LABELS = ("photo", "image", "picture", "foto", "bild", "credit")
+CREDITED_MAX_WORDS = 30
 # Anywhere: a news agency's or the paper's own credit alone on its line ("Reuters", "### Associated
 # Press", "The New York Times News Service", "From The Tribune staff reports").
 _WIRE_CREDIT = re.compile(
@@ -176,7 +177,6 @@ _WIRE_CREDIT = re.compile(
     r"|(?:the )?(?:associated press|reuters|afp|agence france-presse|bloomberg news))\W*$",
     re.I,
 )
-CREDITED_MAX_WORDS = 30
 
 # Anywhere: an affiliate disclosure ("We may receive compensation when you click on links").
 _DISCLOSURE = re.compile(
