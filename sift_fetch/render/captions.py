@@ -19,17 +19,19 @@ from sift_fetch.render.text import word_count
 # In the page's source first: the XPath folds the case of every element's class and id, and
 # most pages name no caption with a capital.
 _MARKS = ("Caption", "CAPTION")
-_CAPTIONS = etree.XPath(
-    "//*[self::div or self::p or self::section or self::span]"
-    "[contains(translate(@class, 'CAPTION', 'caption'), 'caption')"
-    " or contains(translate(@id, 'CAPTION', 'caption'), 'caption')]"
-)
 
-_CREDITS = etree.XPath(
-    "//*[self::div or self::p or self::span or self::small]"
-    "[contains(translate(@class, 'CREDIT', 'credit'), 'credit')"
-    " or contains(translate(@id, 'CREDIT', 'credit'), 'credit')]"
-)
+
+def _named(word: str, tags: tuple[str, ...]) -> etree.XPath:
+    """The TAGS elements whose class or id holds WORD, in any case."""
+    upper = word.upper()
+    named = " or ".join(
+        f"contains(translate(@{name}, '{upper}', '{word}'), '{word}')" for name in ("class", "id")
+    )
+    return etree.XPath(f"//*[{' or '.join(f'self::{tag}' for tag in tags)}][{named}]")
+
+
+_CAPTIONS = _named("caption", ("div", "p", "section", "span"))
+_CREDITS = _named("credit", ("div", "p", "span", "small"))
 # Longer, a block named so is more than a credit (a story about credit cards, in its class).
 CREDIT_MAX_WORDS = 50
 

@@ -425,9 +425,8 @@ def _is_credit(block: str) -> bool:
     return bool(COPYRIGHT.match(block)) and word_count(block) <= CREDIT_MAX_WORDS
 
 
-def _agreement(text: str, reference: Counter[tuple[str, ...]]) -> float:
-    """How well `text` matches `reference`: F1 of their word 4-grams."""
-    grams = shingles(text)
+def _agreement(grams: Counter[tuple[str, ...]], reference: Counter[tuple[str, ...]]) -> float:
+    """How well a text's word 4-grams, GRAMS, match REFERENCE's: the F1 of the two."""
     common = sum((grams & reference).values())
     if not common:
         return 0.0
@@ -543,21 +542,26 @@ def _referee(precise: str, balanced: str, tree: HtmlElement) -> str:
     """Of the precise and the balanced extraction, the one closer to readability's main content
     (trafilatura's port, which finds it by a different algorithm and changes the tree it reads),
     unless the precise one was cut short."""
-    if _cut_short(precise, balanced):
+    precise_grams, balanced_grams = shingles(precise), shingles(balanced)
+    if _cut_short(precise, balanced, precise_grams, balanced_grams):
         return balanced
     reference = shingles(" ".join(try_readability(deepcopy(tree)).itertext()))
-    if reference and _agreement(precise, reference) > _agreement(balanced, reference):
+    if reference and _agreement(precise_grams, reference) > _agreement(balanced_grams, reference):
         return precise
     return balanced or precise
 
 
-def _cut_short(precise: str, balanced: str) -> bool:
+def _cut_short(
+    precise: str,
+    balanced: str,
+    precise_grams: Counter[tuple[str, ...]],
+    balanced_grams: Counter[tuple[str, ...]],
+) -> bool:
     """Precision mode stopped inside the article: the balanced extraction holds the precise one
     and adds more prose than that has. Readability makes the same cut, so it cannot referee:
     a slideshow's slides after its lead (eWEEK, PopSugar), a press release quoted in a form
-    (The Next Web)."""
-    grams = shingles(precise)
-    if sum((grams & shingles(balanced)).values()) < HELD_SHARE * grams.total():
+    (The Next Web). The GRAMS are the two extractions' word 4-grams."""
+    if sum((precise_grams & balanced_grams).values()) < HELD_SHARE * precise_grams.total():
         return False
     kept = {line.strip() for line in precise.splitlines()}
     added = [line for line in balanced.splitlines() if line.strip() not in kept]
