@@ -76,6 +76,8 @@ def compare(
                     moved += 1
                     print(f"  {url[:70]}: {label} {'lost' if was else 'now found'}: {s[:80]}")
     for name, gold in golds.items():
+        if f"a:{name}" not in before:  # a page drawn after the saved run
+            continue
         old, new = before[f"a:{name}"], after[f"a:{name}"]
         if old == new:
             continue
