@@ -5,8 +5,11 @@ With images left out, as clean mode leaves them, trafilatura drops a `div`, `p`,
 `imageCaption` (VOA, the Daily Mail), `photoCaption` or `Caption` stayed, and a long caption
 above the story read as its first paragraph (round 24's voanews.com: P 0.83). The same test with
 the case folded; the pages that write "caption" in lower case trafilatura handles already.
-A short block whose class or id says "credit" (`p.photo_credit`, `div.image-credit`), which
-trafilatura keeps, is a picture's credit or a caption set in the credit's box, and goes too.
+Table cells are not among the blocks trafilatura tests, so a picture's caption set in the cell
+under it (Blogger's `td.tr-caption`, in every Blogger post with a captioned picture) stayed as a
+table row; a cell classed "caption" goes too. A short block whose class or id says "credit"
+(`p.photo_credit`, `div.image-credit`), which trafilatura keeps, is a picture's credit or a
+caption set in the credit's box, and goes too.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def _named(word: str, tags: tuple[str, ...]) -> etree.XPath:
 
 
 _CAPTIONS = _named("caption", ("div", "p", "section", "span"))
+_CAPTION_CELLS = etree.XPath("//td[contains(@class, 'caption')]")
 _CREDITS = _named("credit", ("div", "p", "span", "small"))
 # Longer, a block named so is more than a credit (a story about credit cards, in its class).
 CREDIT_MAX_WORDS = 50
@@ -38,10 +42,14 @@ CREDIT_MAX_WORDS = 50
 
 def drop_captions(tree: HtmlElement, html: str) -> None:
     """Take out every element named a caption in any case, on a page whose source (HTML)
-    names one with a capital, and every short one named a credit."""
+    names one with a capital, every table cell classed a caption, and every short block named a
+    credit."""
     if any(mark in html for mark in _MARKS):
         for caption in _CAPTIONS(tree):
             caption.drop_tree()
+    if "caption" in html:
+        for cell in _CAPTION_CELLS(tree):
+            cell.drop_tree()
     if "redit" in html:
         for credit in _CREDITS(tree):
             if word_count(credit.text_content()) <= CREDIT_MAX_WORDS:

@@ -1,4 +1,5 @@
-"""Clean mode leaves out a caption whose class names it with a capital, and a short credit."""
+"""Clean mode leaves out a caption whose class names it with a capital, a caption cell and a
+short credit."""
 
 from __future__ import annotations
 
@@ -41,3 +42,18 @@ def test_a_short_block_named_a_credit_goes_and_a_long_one_stays() -> None:
     assert "Colorado State" not in text
     assert "captured this image" not in text
     assert text.count(STORY) == 7
+
+
+def test_a_caption_cell_under_a_picture_goes_and_the_table_cells_beside_it_stay() -> None:
+    """Blogger sets a picture's caption in the table cell under it (`td.tr-caption`), which
+    trafilatura does not test; a data table's cells are not named so and stay."""
+    html = f"""<!doctype html><html><body><div class="post-body"><p>{STORY}</p>
+    <table class="tr-caption-container"><tbody><tr><td><img src="flare.jpg"></td></tr>
+    <tr><td class="tr-caption">{CAPTION}</td></tr></tbody></table>
+    <table><tr><td>Flares this week</td><td>4</td></tr></table></div></body></html>"""
+    tree = parse(html)
+    drop_captions(tree, html)
+    text = tree.text_content()
+    assert "captured this image" not in text
+    assert STORY in text
+    assert "Flares this week" in text
