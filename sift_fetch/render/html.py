@@ -434,19 +434,35 @@ def _agreement(grams: Counter[tuple[str, ...]], reference: Counter[tuple[str, ..
     return 2 * precision * recall / (precision + recall)
 
 
-def _drop_anchor_icons(tree: HtmlElement) -> None:
-    """Take out in-page links with neither text nor image: a heading's permalink icon
-    (`<a href="#section">`), an empty `<a name>`.
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
-    trafilatura counts them when it measures link density, finds no link text, and drops the
-    heading or short paragraph that holds one. They show nothing and lead nowhere off the page
-    (context's links skip them too).
+
+def _clear_in_page_links(tree: HtmlElement) -> None:
+    """Take out in-page links with neither text nor image: a heading's permalink icon
+    (`<a href="#section">`), an empty `<a name>`; and unwrap a heading's text from a link to a
+    place on the page (`<h3 id="z-score"><a href="#z-score">Z-Score</a></h3>`, as Markdown's
+    table-of-contents extensions write every heading).
+
+    trafilatura counts them when it measures link density: it finds no link text in the icon,
+    or nothing but link text in the heading, and drops the heading or short paragraph that
+    holds one (a tutorial lost all 18 of its section headings). They lead nowhere off the page
+    (context's links skip them too). A link to "#" alone works a script, and stays.
     """
+    targets: set[str] | None = None
     for anchor in list(tree.iter("a")):
         href = (anchor.get("href") or "").strip()
         empty = not anchor.text_content().strip() and anchor.find(".//img") is None
         if empty and (not href or href.startswith("#")):
             anchor.drop_tree()  # keeps the tail text
+        elif href.startswith("#") and len(href) > 1 and _in_heading(anchor):
+            if targets is None:
+                targets = {str(value) for value in tree.xpath("//@id | //a/@name")}
+            if href[1:] in targets:
+                anchor.drop_tag()
+
+
+def _in_heading(el: HtmlElement) -> bool:
+    return any(parent.tag in _HEADING_TAGS for parent in el.iterancestors())
 
 
 def _keep_tails_of_empty(tree: HtmlElement) -> None:
@@ -511,7 +527,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     to every page. HTML is the page's source, searched first by rules whose mark is rare
     (nutrition facts), so that their XPath runs on those pages only.
     """
-    _drop_anchor_icons(tree)
+    _clear_in_page_links(tree)
     drop_hidden_blocks(tree)
     # Before the empty elements go: a run of bare text can start with one (a CMS's marker).
     wrap_loose_text(tree)

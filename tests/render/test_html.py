@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -347,6 +348,19 @@ def test_clean_keeps_headings_that_carry_a_permalink_icon() -> None:
         "What are you looking forward to next?",
     ):
         assert f"## {question}" in lines
+
+
+def test_clean_keeps_headings_written_as_links_to_themselves() -> None:
+    # Markdown's table-of-contents extension wraps each heading's text in a link to the heading
+    # (`<h3 id="x"><a href="#x">`); all link text, every one of the saved tutorial's 18 section
+    # headings was dropped.
+    page = Path(__file__).parents[2] / "bench" / "articles" / "english"
+    page /= "mozilla-readability.toc-missing.html.gz"
+    url = "https://hakibenita.com/sql-anomaly-detection"
+    doc = make_doc(gzip.decompress(page.read_bytes()).decode("utf-8"), "text/html", url)
+    lines = render(doc, Target(url), 60_000).content.split("\n")
+    for heading in ("## Detecting Anomalies", "### Understanding Z-Score", "## Conclusion"):
+        assert heading in lines
 
 
 def test_clean_keeps_the_paragraph_after_a_blank_line_div() -> None:
