@@ -303,6 +303,8 @@ def test_related_cues_in_other_words_go() -> None:
     steps = "- Read more about soil\n- Sow in March"
     assert _trim(PROSE, steps, PROSE) == [PROSE, steps, PROSE]
     assert _trim(PROSE, "Now read: Ten peppers for a windowsill", PROSE) == [PROSE, PROSE]
+    learn_more = "Learn More: Seven Tips for Repotting Peppers"
+    assert _trim(PROSE, learn_more, PROSE) == [PROSE, PROSE]
     for cue in ["#### RELATED TOPICS", "## Related Categories", "#### Trending Stories"]:
         assert _trim(PROSE, cue, PROSE) == [PROSE, PROSE]
 
