@@ -10,6 +10,9 @@ under it (Blogger's `td.tr-caption`, in every Blogger post with a captioned pict
 table row; a cell classed "caption" goes too. A short block whose class or id says "credit"
 (`p.photo_credit`, `div.image-credit`), which trafilatura keeps, is a picture's credit or a
 caption set in the credit's box, and goes too.
+
+A table's own `<caption>` names the table that is there, and stays, but as a line above it:
+trafilatura wrote it as the table's first row, a header over the real header row.
 """
 
 from __future__ import annotations
@@ -54,3 +57,17 @@ def drop_captions(tree: HtmlElement, html: str) -> None:
         for credit in _CREDITS(tree):
             if word_count(credit.text_content()) <= CREDIT_MAX_WORDS:
                 credit.drop_tree()
+
+
+def lift_table_captions(tree: HtmlElement) -> None:
+    """Set each table's `<caption>` as a paragraph above the table."""
+    for caption in list(tree.iter("caption")):
+        table = caption.getparent()
+        text = " ".join(caption.text_content().split())
+        if table is None or table.tag != "table":
+            continue
+        caption.drop_tree()
+        if text:
+            paragraph = table.makeelement("p", {})
+            paragraph.text = text
+            table.addprevious(paragraph)

@@ -36,7 +36,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.around_body import drop_around_body
 from sift_fetch.render.author_boxes import drop_author_boxes
-from sift_fetch.render.captions import drop_captions
+from sift_fetch.render.captions import drop_captions, lift_table_captions
 from sift_fetch.render.code_figures import read_code_figures
 from sift_fetch.render.comments import drop_comment_sections
 from sift_fetch.render.context import html_meta
@@ -540,6 +540,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_author_boxes(tree, html)
     drop_comment_sections(tree)
     drop_captions(tree, html)
+    lift_table_captions(tree)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     keep_embedded_posts(tree, html)

@@ -1,10 +1,11 @@
 """Clean mode leaves out a caption whose class names it with a capital, a caption cell and a
-short credit."""
+short credit, and sets a table's own caption above it."""
 
 from __future__ import annotations
 
 from sift_fetch.render.captions import drop_captions
 from sift_fetch.render.html import parse
+from tests.render.conftest import clean
 
 CAPTION = "The observatory captured this image of the solar flare on May 14, 2013. Credit: NASA"
 STORY = "The sun unleashed its fourth major flare in two days on Wednesday, scientists said."
@@ -57,3 +58,21 @@ def test_a_caption_cell_under_a_picture_goes_and_the_table_cells_beside_it_stay(
     assert "captured this image" not in text
     assert STORY in text
     assert "Flares this week" in text
+
+
+def test_a_tables_caption_is_a_line_above_it_not_a_header_row() -> None:
+    rows = "".join(
+        f"<tr><td>{symptom}</td><td>{cause}</td></tr>"
+        for symptom, cause in [
+            ("Serving 500s", "The database refuses connections"),
+            ("Slow", "CPUs"),
+        ]
+    )
+    page = f"""<html><head><title>Monitoring</title></head><body><article><p>{STORY}</p>
+    <p>{STORY}</p><table><caption><span>Table 6-1.</span> Example symptoms and causes</caption>
+    <thead><tr><th>Symptom</th><th>Cause</th></tr></thead><tbody>{rows}</tbody></table>
+    <p>{STORY}</p></article></body></html>"""
+    lines = clean(page).split("\n")
+    caption = lines.index("Table 6-1. Example symptoms and causes")
+    assert lines[caption + 1 : caption + 4] == ["", "| Symptom | Cause |", "|---|---|"]
+    assert lines.count("|---|---|") == 1
