@@ -36,6 +36,7 @@ from trafilatura.xml import xmltotxt
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.around_body import drop_around_body
 from sift_fetch.render.author_boxes import drop_author_boxes
+from sift_fetch.render.callouts import keep_callouts
 from sift_fetch.render.captions import drop_captions, lift_table_captions
 from sift_fetch.render.code_figures import read_code_figures
 from sift_fetch.render.comments import drop_comment_sections
@@ -545,6 +546,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_nutrition(tree, html)
     keep_embedded_posts(tree, html)
     keep_rich_text_embeds(tree, html)
+    keep_callouts(tree)
     unwrap_short_lists(tree)
     if not thorough:
         return _extract(tree, url, fast=True) or None
