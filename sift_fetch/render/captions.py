@@ -63,9 +63,9 @@ def lift_table_captions(tree: HtmlElement) -> None:
     """Set each table's `<caption>` as a paragraph above the table."""
     for caption in list(tree.iter("caption")):
         table = caption.getparent()
-        text = " ".join(caption.text_content().split())
         if table is None or table.tag != "table":
             continue
+        text = " ".join(caption.text_content().split())
         caption.drop_tree()
         if text:
             paragraph = table.makeelement("p", {})

@@ -444,10 +444,10 @@ def _clear_in_page_links(tree: HtmlElement) -> None:
     place on the page (`<h3 id="z-score"><a href="#z-score">Z-Score</a></h3>`, as Markdown's
     table-of-contents extensions write every heading).
 
-    trafilatura counts them when it measures link density: it finds no link text in the icon,
-    or nothing but link text in the heading, and drops the heading or short paragraph that
-    holds one (a tutorial lost all 18 of its section headings). They lead nowhere off the page
-    (context's links skip them too). A link to "#" alone works a script, and stays.
+    trafilatura counts them as links: it finds no link text in the icon, and drops the heading
+    or short paragraph that holds one; a heading that is nothing but link text it dropped too
+    (a tutorial lost all 18 of its section headings). They lead nowhere off the page (context's
+    links skip them too). A link to "#" alone works a script, and stays.
     """
     targets: set[str] | None = None
     for anchor in list(tree.iter("a")):
