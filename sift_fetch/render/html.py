@@ -330,7 +330,7 @@ def visible_text(tree: HtmlElement) -> tuple[str, list[Heading]]:
 
 def dom_outline(tree: HtmlElement) -> list[dict[str, Any]]:
     outline = []
-    for el in tree.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+    for el in tree.iter(*_HEADING_LEVEL):
         text = " ".join(el.text_content().split())
         if text:
             outline.append({"level": _HEADING_LEVEL[str(el.tag)], "text": text[:300]})
@@ -435,9 +435,6 @@ def _agreement(grams: Counter[tuple[str, ...]], reference: Counter[tuple[str, ..
     return 2 * precision * recall / (precision + recall)
 
 
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
 def _clear_in_page_links(tree: HtmlElement) -> None:
     """Take out in-page links with neither text nor image: a heading's permalink icon
     (`<a href="#section">`), an empty `<a name>`; and unwrap a heading's text from a link to a
@@ -463,7 +460,7 @@ def _clear_in_page_links(tree: HtmlElement) -> None:
 
 
 def _in_heading(el: HtmlElement) -> bool:
-    return any(parent.tag in _HEADING_TAGS for parent in el.iterancestors())
+    return next(el.iterancestors(*_HEADING_LEVEL), None) is not None
 
 
 def _keep_tails_of_empty(tree: HtmlElement) -> None:
