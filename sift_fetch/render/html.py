@@ -45,6 +45,7 @@ from sift_fetch.render.declared_body import declared_body, hold_to_declared
 from sift_fetch.render.embedded_posts import keep_embedded_posts
 from sift_fetch.render.escapes import drop_needless_escapes
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
+from sift_fetch.render.layout_tables import unwrap_layout_tables
 from sift_fetch.render.link_lists import drop_link_lists
 from sift_fetch.render.list_starts import list_starts, renumber
 from sift_fetch.render.list_wrappers import unwrap_short_lists
@@ -539,6 +540,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     drop_comment_sections(tree)
     drop_captions(tree, html)
     lift_table_captions(tree)
+    unwrap_layout_tables(tree)
     drop_link_lists(tree, url)
     drop_nutrition(tree, html)
     keep_embedded_posts(tree, html)
