@@ -6,6 +6,12 @@ The index's reader returns a file 16,000 characters at a time; a helper session 
 piece it was given, exactly, to PIECES_FOLDER/<offset> (0, 16000, 32000, ...), with the brief in
 bench/articles/copy_brief.md. Rounds 35 and 36 were copied so. OUT_FILE (UTF-8) is written only
 when the pieces follow on from one another and their length is the index's count, TOTAL_CHARS.
+
+A page saved with Windows line ends comes through the copying session without its carriage
+returns (round 37's accu.org page). HTML's parsing turns CR LF into LF before anything reads the
+text, so such a copy is the same document; it is taken when every piece falls short of its
+16,000 characters by no more than its line breaks (a CR LF split between two pieces counts
+once), and the whole by no more than all of them. It says so, and by how many characters.
 """
 
 from __future__ import annotations
@@ -14,17 +20,23 @@ import argparse
 import sys
 from pathlib import Path
 
+PIECE = 16_000  # characters the index's reader returns a call
 
-def join(pieces: Path, total: int) -> str:
-    """The pieces' text, or SystemExit saying where the copy is wrong."""
-    text = ""
-    for piece in sorted(pieces.iterdir(), key=lambda path: int(path.name)):
-        if int(piece.name) != len(text):
-            sys.exit(f"{pieces}: a piece at {piece.name}, where {len(text)} was expected")
-        text += piece.read_text("utf-8")
-    if len(text) != total:
+
+def join(pieces: Path, total: int) -> tuple[str, int]:
+    """The pieces' text and the carriage returns it lacks, or SystemExit saying where the copy
+    is wrong."""
+    paths = sorted(pieces.iterdir(), key=lambda path: int(path.name))
+    if [int(path.name) for path in paths] != list(range(0, PIECE * len(paths), PIECE)):
+        sys.exit(f"{pieces}: the pieces are not at every {PIECE} characters from 0")
+    texts = [path.read_text("utf-8") for path in paths]
+    for path, piece in zip(paths[:-1], texts[:-1], strict=True):
+        if not len(piece) <= PIECE <= len(piece) + piece.count("\n") + 1:
+            sys.exit(f"{path}: {len(piece)} characters, not {PIECE}")
+    text = "".join(texts)
+    if not len(text) <= total <= len(text) + text.count("\n"):
         sys.exit(f"{pieces}: the copy has {len(text)} characters, the index {total}")
-    return text
+    return text, total - len(text)
 
 
 def main() -> None:
@@ -34,8 +46,10 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(join(args.pieces, args.total), "utf-8")
-    print(f"{args.out}: OK {args.total}")
+    text, returns = join(args.pieces, args.total)
+    args.out.write_text(text, "utf-8")
+    lacking = f", without {returns} carriage returns" if returns else ""
+    print(f"{args.out}: OK {args.total}{lacking}")
 
 
 if __name__ == "__main__":
