@@ -137,7 +137,9 @@ WIDGET_LABEL = re.compile(
     r"|share(?: this(?: article| story| post| page)?)?|now playing|tags?:|\(source\)"
     # A gallery's counter ("Image 1 of 8") and buttons, a video's, a reactions widget's prompt.
     r"|(?:image|photo|picture|slide) \d+ of \d+|prev(?:ious)?|next|pause|play video(?: - [\d:]+)?"
-    r"|what['\u2019]s your reaction\?(?:\s*share this reaction with your friends)?)\W*$",
+    r"|what['\u2019]s your reaction\?(?:\s*share this reaction with your friends)?"
+    # A skip link for screen readers, at the page's top.
+    r"|skip to (?:the )?(?:main )?(?:content|article|navigation))\W*$",
     re.I,
 )
 # Anywhere: a list of the article's tags or topics after its label ("Topics: olympics-summer,
@@ -311,7 +313,7 @@ BIO_LAST_BLOCKS = 3
 # Anywhere: links to other articles. A short "Related: <headline>" line, or a cue alone (a
 # heading such as "Editors' recommendations") and the list of short items or lines after it.
 _RELATED_CUE = (
-    r"related(?: articles?| posts?| stories| content| coverage| links| reading| topics"
+    r"related(?: articles?| posts?| stor(?:y|ies)| content| coverage| links| reading| topics"
     r"| categories)?"
     r"|editor['\u2019]?s['\u2019]? (?:recommendations|picks)"
     r"|recommended(?: for you| reading| stories)?"
@@ -502,19 +504,26 @@ def _caption(block: str) -> bool:
 def _without_related(blocks: list[str]) -> list[str]:
     """BLOCKS without "Related: ..." lines, nor related cues and the short links after them."""
     kept: list[str] = []
-    after_cue = False
+    after_cue = cue_heading = False
     for block in blocks:
         if _related_cue(block):
-            after_cue = True
+            after_cue, cue_heading = True, block.startswith("#")
             continue
         if _cued_list(block):
             continue
-        if after_cue and _short_links(block):
+        if after_cue and (_short_links(block) or (cue_heading and _cued_headline(block))):
+            cue_heading = False
             continue
-        after_cue = False
+        after_cue = cue_heading = False
         if not (word_count(block) <= RELATED_MAX_WORDS and _RELATED_LINE.match(block)):
             kept.append(block)
     return kept
+
+
+def _cued_headline(block: str) -> bool:
+    """A heading that is the cued story's headline: one line, straight under a cue set as a
+    heading ("## Related Story" over "## <headline>"). Under a plain cue it opens a section."""
+    return block.startswith("#") and "\n" not in block and word_count(block) <= RELATED_MAX_WORDS
 
 
 def _without_headline_runs(blocks: list[str]) -> list[str]:

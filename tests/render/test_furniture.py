@@ -53,7 +53,7 @@ def test_an_ads_or_embeds_label_goes_and_a_sentence_about_ads_stays() -> None:
     assert _trim(PROSE, "## \\[Embed\\]", PROSE, "{{cta}}", PROSE) == [PROSE] * 3
     for label in ["### Share This", "## Now Playing", "Tags:", "(Source)", "Image 1 of 8"]:
         assert _trim(PROSE, label, PROSE) == [PROSE, PROSE]
-    for button in ["Prev", "Next", "Pause", "Play Video - 2:46"]:
+    for button in ["Prev", "Next", "Pause", "Play Video - 2:46", "Skip to main content"]:
         assert _trim(PROSE, button, PROSE) == [PROSE, PROSE]
     template = "Write {{ name }} where the name goes."
     assert _trim(PROSE, template, PROSE) == [PROSE, template, PROSE]
@@ -307,6 +307,13 @@ def test_related_cues_in_other_words_go() -> None:
     assert _trim(PROSE, learn_more, PROSE) == [PROSE, PROSE]
     for cue in ["#### RELATED TOPICS", "## Related Categories", "#### Trending Stories"]:
         assert _trim(PROSE, cue, PROSE) == [PROSE, PROSE]
+    # A cue set as a heading over the story's headline, set as one too: both go. Under a
+    # plain cue, or after the first, a heading opens the article's next section.
+    headline = "## Seven Tips for Repotting Peppers"
+    assert _trim(PROSE, "## Related Story", headline, PROSE) == [PROSE, PROSE]
+    assert _trim(PROSE, "Related", headline, PROSE) == [PROSE, headline, PROSE]
+    section = "## Watering"
+    assert _trim(PROSE, "## Related Story", headline, section, PROSE) == [PROSE, section, PROSE]
 
 
 def test_a_tag_list_after_its_label_goes() -> None:
