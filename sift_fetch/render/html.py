@@ -175,6 +175,8 @@ _SELF_CLOSED_SCRIPT = re.compile(r"(<script\b[^>]*?)\s*/>", re.I)
 _CLOSE_P = re.compile(r"</p\s*>", re.I)
 STRAY_CLOSES = 2  # closes per open, and more than STRAY_MIN_EXTRA more, to read them as stray
 STRAY_MIN_EXTRA = 4
+# A hidden inline element of this many words is prose the page hides, not a formula's markup.
+HIDDEN_PROSE_MIN_WORDS = 10
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _BLANK_LINE = re.compile(r"\n\s*\n")
@@ -272,12 +274,21 @@ def drop_hidden_blocks(tree: HtmlElement) -> None:
     """Take out the blocks the page hides (`hidden`, an inline `display: none` or `visibility:
     hidden`), as visible_text skips them: a browser shows none of it. trafilatura reads them,
     and a comment form's pop-up came back as the story's last paragraphs (round 24's
-    indiatimes.com: P 0.79 -> 0.95). A hidden inline element stays: a formula's MathML beside
-    its picture, whose removal left an empty `<span>` that precision mode deleted with the rest
-    of the sentence."""
+    indiatimes.com: P 0.79 -> 0.95). A hidden inline element goes only when it holds a sentence
+    or more and no formula (phoronix.com's appeal for support, a `<strong>` at the top of the
+    article): a formula's MathML beside its picture is hidden too, and its removal left an empty
+    `<span>` that precision mode deleted with the rest of the sentence."""
     for el in _MAYBE_HIDDEN(tree):
-        if el.tag in _BLOCK and el.tag not in ("html", "body") and _hidden(el):
+        if el.tag in ("html", "body") or not _hidden(el):
+            continue
+        if el.tag in _BLOCK or _hidden_prose(el):
             el.drop_tree()
+
+
+def _hidden_prose(el: HtmlElement) -> bool:
+    if next(el.iter("math", "{*}math"), None) is not None:
+        return False
+    return word_count(el.text_content()) >= HIDDEN_PROSE_MIN_WORDS
 
 
 def visible_text(tree: HtmlElement) -> tuple[str, list[Heading]]:

@@ -21,3 +21,18 @@ def test_a_hidden_block_goes_and_a_hidden_formula_keeps_its_sentence() -> None:
     assert "register or log in" not in text
     assert "x1 ... xN" in text  # inline: its removal would empty the span around the picture
     assert "phones sold, the share of older models rose." in text
+
+
+def test_hidden_inline_prose_goes_and_a_hidden_formulas_markup_stays() -> None:
+    appeal = "We rely on your support: this site is primarily supported by advertisements."
+    formula = "<math>" + "<mi>x</mi><mo>+</mo><mi>y</mi><mo>=</mo><mi>z</mi>" * 5 + "</math>"
+    html = f"""<!doctype html><html><body><article>
+    <strong style="display: none">{appeal}</strong><p>{STORY}</p>
+    <p>The sum <span style="display:none">{formula}</span> holds for every phone.</p>
+    </article></body></html>"""
+    tree = parse(html)
+    drop_hidden_blocks(tree)
+    text = " ".join(tree.text_content().split())
+    assert STORY in text
+    assert "rely on your support" not in text
+    assert "x+y=z" in text.replace(" ", "")
