@@ -7,7 +7,14 @@ rest of the story's `<p>`s. In precision mode trafilatura keeps the container's 
 the bare text, so the story lost its opening. Where a container holds MIN_PARAGRAPHS `<p>`s or
 more, each run of bare text and inline elements between its blocks (a `<br>` ends one too) that
 reads as a sentence or more becomes a `<p>` of its own.
-"""
+
+Others write the whole story as bare text, its paragraphs parted by blank lines (`<br><br>`):
+trafilatura kept the runs that follow a `<br>` and dropped the first (phoronix.com's opening
+paragraph, after a floated picture's box). A container with MIN_PARAGRAPHS blank lines or more
+and more than MIN_PARAGRAPHS such runs has each run made a `<p>`, and the `<div>`s beside it
+that read as paragraphs too: precision mode reads `<div>`s only where a page's `<p>` text is
+short, and an msnbc.com story that writes its opening paragraph as a `<div>` lost it once the
+rest were `<p>`s."""
 
 from __future__ import annotations
 
@@ -36,6 +43,12 @@ def wrap_loose_text(tree: HtmlElement) -> None:
         if _paragraphs(container) >= MIN_PARAGRAPHS:
             for owner, inline in _runs(container):
                 _wrap(container, owner, inline)
+        elif _blank_lines(container) >= MIN_PARAGRAPHS:
+            runs = _runs(container)
+            if len(runs) > MIN_PARAGRAPHS:  # a story's text, not a box of a line or two
+                for owner, inline in runs:
+                    _wrap(container, owner, inline)
+                _read_div_paragraphs(container)
 
 
 def _paragraphs(container: HtmlElement) -> int:
@@ -47,6 +60,16 @@ def _paragraphs(container: HtmlElement) -> int:
             count += 1
         elif child.tag == "span" and holds_block(child):
             count += sum(grandchild.tag == "p" for grandchild in child)
+    return count
+
+
+def _blank_lines(container: HtmlElement) -> int:
+    """The container's blank lines, `<br><br>`: the breaks between paragraphs written as text."""
+    count = 0
+    for child in container:
+        if child.tag == "br" and not (child.tail or "").strip():
+            following = child.getnext()
+            count += following is not None and following.tag == "br"
     return count
 
 
@@ -72,6 +95,17 @@ def _runs(container: HtmlElement) -> list[tuple[HtmlElement | None, list[HtmlEle
 def _inline(element: HtmlElement) -> bool:
     """An inline element holding no block (a `<span>` a CMS wraps a table in is a block)."""
     return element.tag in _INLINE and not holds_block(element)
+
+
+def _read_div_paragraphs(container: HtmlElement) -> None:
+    """Make the `<div>`s beside the container that read as paragraphs (a sentence or more of
+    inline content) `<p>`s."""
+    parent = container.getparent()
+    for sibling in parent if parent is not None else ():
+        if sibling is container or sibling.tag != "div":
+            continue
+        if all(map(_inline, sibling)) and word_count(sibling.text_content()) >= LOOSE_MIN_WORDS:
+            sibling.tag = "p"
 
 
 def _wrap(container: HtmlElement, owner: HtmlElement | None, inline: list[HtmlElement]) -> None:

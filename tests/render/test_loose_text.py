@@ -60,3 +60,27 @@ def test_a_story_split_into_spans_around_an_ad_becomes_paragraphs() -> None:
     wrap_loose_text(tree)
     texts = [" ".join(p.text_content().split()) for p in tree.iter("p")]
     assert texts == [head.strip(), tail.strip(), *REST], texts
+
+
+def test_a_story_written_as_text_between_blank_lines_keeps_its_first_paragraph() -> None:
+    picture = '<div style="float: left"><img src="boat.jpg" alt="The boat"></div>'
+    body = picture + FIRST + "".join(f"<br><br>{paragraph}" for paragraph in REST)
+    page = f"""<!doctype html><html><head><title>A record on the bay</title></head><body>
+    <article><div class="content">{body}</div></article></body></html>"""
+    content = clean(page)
+    assert content.startswith(FIRST), content
+    assert all(f"\n{paragraph}" in content for paragraph in REST)
+
+
+def test_a_paragraph_set_in_a_div_beside_such_a_story_is_kept() -> None:
+    opening = f'<div>{FIRST} It <a href="https://example.com/race">raced alone</a> again.</div>'
+    rest = "<br><br>".join(REST)
+    content = clean(_page(f'{opening}<blockquote>"We were flying."</blockquote><div>{rest}</div>'))
+    assert content.startswith(FIRST), content
+    assert all(paragraph in content for paragraph in REST)
+
+
+def test_a_box_of_two_lines_between_blank_lines_is_left_as_it_is() -> None:
+    tree = parse(_page(f"<div id='box'>{REST[0]}<br><br>{REST[1]}<br><br></div>"))
+    wrap_loose_text(tree)
+    assert tree.xpath("//div[@id='box']/p") == []
