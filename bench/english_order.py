@@ -11,7 +11,7 @@
     .venv/bin/python bench/english_order.py --round 28 STIMSON_FIXTURES_HTML [...]
     .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
-    .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]
+    .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -55,7 +55,9 @@ repositories, drawn as round 25. Round 36: the same repository's folders after n
 as far as their names are known, drawn as round 35. Round 37: the fixtures Postlight's parser
 added after mercury-parser 1.1.1 (`fixtures/<folder>/<name>.html`, 2019-2023), one file a folder
 (`bench/articles/round37.pool`), copied out of the same index, drawn as round 35 but with the
-sites earlier rounds drew kept: only byte copies and URLs of drawn pages are skipped.
+sites earlier rounds drew kept: only byte copies and URLs of drawn pages are skipped. Round 38
+takes every other page of the sites round 37 drew, of the other files of the folders whose page
+round 37 took, as round 22 took round 21's.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -130,6 +132,7 @@ POOLS = {
     35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     37: Pool(2050, _POSTLIGHT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    38: Pool(2051, _POSTLIGHT, skip_copies=True, sites_of=(37,)),
 }
 
 
