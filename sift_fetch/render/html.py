@@ -53,6 +53,7 @@ from sift_fetch.render.loose_text import wrap_loose_text
 from sift_fetch.render.model import Body, Document, Heading
 from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.paragraph_divs import read_paragraph_divs
+from sift_fetch.render.repeats import drop_repeated_passage
 from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
@@ -627,7 +628,7 @@ def render_html(doc: Document, text: str, mode: str, *, context: bool) -> Body:
             # levels: past Python's limit, the page's visible text, read iteratively.
             markdown = None
         if markdown:
-            markdown = trim_furniture(markdown, page_titles(tree, title))
+            markdown = drop_repeated_passage(trim_furniture(markdown, page_titles(tree, title)))
         if declared:
             markdown = hold_to_declared(markdown or "", declared)
         if markdown:
