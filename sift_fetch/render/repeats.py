@@ -4,8 +4,8 @@ Some pages write their text twice, once for wide screens and once for phones, an
 stylesheet show one (NYT's interactive features: each portrait in a `g-desktop-only` and a
 `g-mobile-only` block); trafilatura reads both, and the article came back with every portrait
 twice (round 38, P 0.634). When REPEATS_MIN paragraphs or more are said again, the second copies
-go. A single paragraph said twice stays: on the article pages it was as often the article's own
-(a site's editing slip, a list of dates given again) as a pull quote.
+go. A single paragraph said twice stays: on the article pages the gold text had it twice more
+often than once (a site's slip, an event's details given again; once, a pull quote).
 """
 
 from __future__ import annotations
