@@ -10,10 +10,14 @@ unwrapped: the words stay, and the post is kept as the quote it is. A wrapper ar
 alone goes too, since trafilatura drops one whose class says "embed" or "widget", post and all
 (round 21's nbcnews.com and uproxx.com lost the tweet each story quotes). Instagram's embed code
 (`<blockquote class="instagram-media">`) is read the same way, without the labels it shows ("View
-this post on Instagram", "Loading"): its caption and "A post shared by ..." line stay.
+this post on Instagram", "Loading"): its caption and "A post shared by ..." line stay. A post
+that holds nothing but its own address (WIRED's React pages leave the embed code so, for a
+script to fill) is a placeholder, and goes: it came out as a bare link in the text.
 """
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -28,6 +32,8 @@ _POSTS = etree.XPath(
     " or contains(concat(' ', normalize-space(@class), ' '), ' instagram-media ')]"
 )
 
+_BARE_ADDRESS = re.compile(r"https?://\S+")
+
 
 def keep_embedded_posts(tree: HtmlElement, html: str) -> None:
     """Unwrap the links of every embedded post and drop its labels, and lift it out of wrappers
@@ -35,6 +41,9 @@ def keep_embedded_posts(tree: HtmlElement, html: str) -> None:
     if not any(mark in html for mark in _MARKS):
         return  # the XPath visits every element; few pages embed a post
     for post in _POSTS(tree):
+        if _BARE_ADDRESS.fullmatch(post.text_content().strip()):
+            post.drop_tree()  # the post's address alone: a placeholder the widget's script fills
+            continue
         for link in list(post.iter("a")):
             link.drop_tag()
         for el in list(post.iter()):

@@ -52,10 +52,14 @@ def test_a_post_in_an_embed_or_widget_wrapper_is_kept_and_an_empty_one_adds_noth
         '<div class="social-post"><blockquote class="twitter-tweet">'
         '<a href="https://twitter.com/annlee/status/2">&nbsp;</a></blockquote></div>'
     )
-    body = f"<p>{STORY[0]}</p><p>{STORY[1]}</p>{wrapped}<p>{STORY[2]}</p>{placeholder}"
+    # A post left as its own address, for the widget's script to fill, is a placeholder too.
+    address = "https://twitter.com/annlee/status/3"
+    bare = f'<blockquote class="twitter-tweet"><a href="{address}">{address}</a></blockquote>'
+    body = f"<p>{STORY[0]}</p>{bare}<p>{STORY[1]}</p>{wrapped}<p>{STORY[2]}</p>{placeholder}"
     content = clean(_page(body))
     assert "> Still working on the investigation into the launch" in content, content
     assert content.rstrip().endswith(STORY[2]), content
+    assert "status/3" not in content, content
 
 
 def test_an_instagram_post_keeps_its_caption_and_author_line_without_its_labels() -> None:
