@@ -40,7 +40,7 @@ _END_MATTER = re.compile(
     rf"{_REPOSTED_CUE}|\breprinted\b"
     r"|follow us|\bfollow (?:him|her|them|me|on)\b|sign up|subscribe|newsletter|share this"
     r"|\bcontact\b|letter to the editor|\bwrite to\b|\breach (?:the|us|me)\b|\bsubmit\b"
-    r"|\be-?mail (?:us|me)\b|\blet us know in the comments\b|\bleave a comment\b"
+    r"|\be-?mail (?:us|me)\b|\bget in touch\b|\blet us know in the comments\b|\bleave a comment\b"
     r"|©|\bcopyright\b|all rights reserved|\bfax\b|\bpermalink\b"
     # The author's handle ("Follow Jefferson Graham on Twitter.", "By M. Russell Follow @tdm",
     # "Connect with me @EllynJShook1").

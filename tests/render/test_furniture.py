@@ -157,6 +157,8 @@ def test_handles_mail_us_lines_and_contributors_credits_are_end_matter() -> None
     assert _trim(PROSE, PROSE, "Additional reporting by Jane Doe.") == [PROSE, PROSE]
     prompt = "Have something to say? Let us know in the comments section or email the author."
     assert _trim(PROSE, PROSE, prompt) == [PROSE, PROSE]
+    help_line = "Need my help? You can get in touch with me here."
+    assert _trim(PROSE, PROSE, help_line) == [PROSE, PROSE]
     assert _trim(PROSE, PROSE, "With files from The Canadian Press") == [PROSE, PROSE]
     wire = "Reporting by Jane Doe in Leeds; Editing by John Roe"
     assert _trim(PROSE, PROSE, wire) == [PROSE, PROSE]
