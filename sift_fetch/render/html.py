@@ -55,6 +55,7 @@ from sift_fetch.render.nutrition import drop_nutrition
 from sift_fetch.render.paragraph_divs import read_paragraph_divs
 from sift_fetch.render.repeats import drop_repeated_passage
 from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
+from sift_fetch.render.roundup_headings import keep_roundup_headings
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, shingles, word_count
@@ -548,6 +549,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     join_split_body(tree)
     read_paragraph_divs(tree, html)
     drop_teasers(tree)
+    keep_roundup_headings(tree, url)
     drop_author_boxes(tree, html)
     drop_comment_sections(tree)
     drop_captions(tree, html)

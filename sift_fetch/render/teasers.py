@@ -72,7 +72,7 @@ def _children_by_kind(parent: HtmlElement) -> dict[tuple[str, str | None], list[
 
 
 def _is_card(el: HtmlElement) -> bool:
-    return _linked_heading(el) and _short(el) and _cut_short(el)
+    return _linked_heading(el) and _short(el) and cut_short(el)
 
 
 def _linked_heading(el: HtmlElement) -> bool:
@@ -100,7 +100,8 @@ def _short(el: HtmlElement) -> bool:
     return True
 
 
-def _cut_short(el: HtmlElement) -> bool:
+def cut_short(el: HtmlElement) -> bool:
+    """Whether EL's text is an excerpt: a piece of it ends in an ellipsis, or a link reads on."""
     if any(_CUT_SHORT.search(text) for text in el.itertext()):
         return True
     return any(_READ_ON.search(a.text_content()) for a in el.iter("a"))
