@@ -515,7 +515,8 @@ def _without_related(blocks: list[str]) -> list[str]:
             cue_heading = False
             continue
         after_cue = cue_heading = False
-        if not (word_count(block) <= RELATED_MAX_WORDS and _RELATED_LINE.match(block)):
+        # The anchored pattern first: it fails at once on most blocks, counting words does not.
+        if not (_RELATED_LINE.match(block) and word_count(block) <= RELATED_MAX_WORDS):
             kept.append(block)
     return kept
 

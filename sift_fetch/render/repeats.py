@@ -10,7 +10,7 @@ often than once (a site's slip, an event's details given again; once, a pull quo
 
 from __future__ import annotations
 
-from sift_fetch.render.text import split_blocks, word_count, words
+from sift_fetch.render.text import split_blocks
 
 # Paragraphs this long, this many of them, said again are a copy of the text; shorter lines
 # ("Read more", a label) recur on their own.
@@ -24,9 +24,14 @@ def drop_repeated_passage(markdown: str) -> str:
     seen: set[str] = set()
     repeats: set[int] = set()
     for i, block in enumerate(blocks):
-        if block.startswith(("#", "```")) or word_count(block) < REPEAT_MIN_WORDS:
+        # The copies are written alike, so the block's text is the key: splitting at spaces,
+        # not reading words, keeps this a small part of the trimming.
+        key = block.strip()
+        if (
+            key.startswith(("#", "```"))
+            or len(key.split(None, REPEAT_MIN_WORDS)) < REPEAT_MIN_WORDS
+        ):
             continue
-        key = " ".join(words(block)).casefold()
         if key in seen:
             repeats.add(i)
         seen.add(key)
