@@ -57,7 +57,7 @@ added after mercury-parser 1.1.1 (`fixtures/<folder>/<name>.html`, 2019-2023), o
 (`bench/articles/round37.pool`), copied out of the same index, drawn as round 35 but with the
 sites earlier rounds drew kept: only byte copies and URLs of drawn pages are skipped. Round 38
 takes every other page of the sites round 37 drew, of the other files of the folders whose page
-round 37 took, as round 22 took round 21's.
+round 37 took, as round 22 took round 21's, each URL once (most of them are captures of a few).
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 

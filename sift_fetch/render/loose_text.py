@@ -14,7 +14,8 @@ paragraph, after a floated picture's box). A container with MIN_PARAGRAPHS blank
 and more than MIN_PARAGRAPHS such runs has each run made a `<p>`, and the `<div>`s beside it
 that read as paragraphs too: precision mode reads `<div>`s only where a page's `<p>` text is
 short, and an msnbc.com story that writes its opening paragraph as a `<div>` lost it once the
-rest were `<p>`s."""
+rest were `<p>`s.
+"""
 
 from __future__ import annotations
 
