@@ -20,9 +20,7 @@ _CANDIDATES = etree.XPath(
 def unwrap_layout_tables(tree: HtmlElement) -> None:
     """Replace each one-row table whose cells hold blocks with a `<div>` of the cells' blocks."""
     for table in _CANDIDATES(tree):
-        row = table.find("tr")
-        if row is None:
-            row = table.find("*/tr")
+        row = table.xpath("tr|*/tr")[0]
         for cell in row:
             cell.tag = "div"
             cell.attrib.clear()

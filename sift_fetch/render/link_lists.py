@@ -53,14 +53,14 @@ def drop_link_lists(tree: HtmlElement, url: str) -> None:
     labelled = _LABELLED(tree)
     if not (lists or labelled):
         return
-    site = _site(urlsplit(url).hostname or "")
+    site = page_site(url)
     for found in lists:
         links = [_item_links(li) for li in found]
-        if all(links) and all(_site_of(href, site) == site for item in links for href in item):
+        if all(links) and all(site_of(href, site) == site for item in links for href in item):
             found.drop_tree()  # keeps the tail text
     for paragraph in labelled:
         label, link = paragraph.findall("*")  # elements only, not comments
-        if _labelled_link(label, link) and _site_of(link.get("href") or "", site) == site:
+        if _labelled_link(label, link) and site_of(link.get("href") or "", site) == site:
             paragraph.drop_tree()
 
 
@@ -90,7 +90,12 @@ def _item_links(item: HtmlElement) -> list[str]:
     return hrefs
 
 
-def _site_of(href: str, site: str) -> str:
+def page_site(url: str) -> str:
+    """The site a page's URL is on, as `site_of` names it."""
+    return _site(urlsplit(url).hostname or "")
+
+
+def site_of(href: str, site: str) -> str:
     """The site HREF leads to; a relative link stays on SITE."""
     if "//" not in href[:8]:
         return site

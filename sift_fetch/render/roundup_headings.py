@@ -12,10 +12,10 @@ heading linking within the site is another page's title, and is left to the othe
 from __future__ import annotations
 
 from collections import defaultdict
-from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
+from sift_fetch.render.link_lists import page_site, site_of
 from sift_fetch.render.teasers import cut_short
 from sift_fetch.render.text import word_count
 
@@ -25,11 +25,11 @@ COMMENT_MIN_WORDS = 12
 
 def keep_roundup_headings(tree: HtmlElement, url: str) -> None:
     """Unwrap the links of a roundup's item headings that link off the site of URL."""
-    home = _site(url)
+    home = page_site(url)
     items: defaultdict[HtmlElement, list[HtmlElement]] = defaultdict(list)
     for heading in tree.iter("h2", "h3", "h4"):
         link = _whole_link(heading)
-        if link is None or _site(link.get("href") or "") in ("", home):
+        if link is None or site_of(link.get("href") or "", home) == home:
             continue
         comment, parent = heading.getnext(), heading.getparent()
         if comment is None or parent is None or comment.tag != "p":
@@ -49,8 +49,3 @@ def _whole_link(heading: HtmlElement) -> HtmlElement | None:
         return None
     words = heading.text_content().split()
     return links[0] if words and links[0].text_content().split() == words else None
-
-
-def _site(url: str) -> str:
-    host = urlsplit(url).hostname or ""
-    return host.removeprefix("www.")
