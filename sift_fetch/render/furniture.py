@@ -348,6 +348,10 @@ _BRACKETED_PROMO = re.compile(
 # a page's figures set large ("### 2 235 010 EUROS").
 HEADLINE_RUN = 3
 HEADLINE_MIN_WORDS = 5
+# A how-to's numbered step ("4. Click the embed button", "3\\. Copy the address"): a step is the
+# article's, whether set as a heading over its screenshot or as a paragraph that names a
+# newsletter ("4. Navigate to the signup page for the newsletter you wish to subscribe to.").
+_STEP = re.compile(r"[#\s]*(\d{1,2})\\?[.)]\s")
 
 
 def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
@@ -375,7 +379,11 @@ def trim_furniture(markdown: str, titles: frozenset[str] = frozenset()) -> str:
     # After the end matter, whose subscription prompts would weigh on the paywall's side.
     blocks = _before_paywall(blocks) or blocks
     blocks = _without_closing_bio(blocks) or blocks
-    blocks = [block for block in blocks if not (_signup(block) or _social_prompt(block))] or blocks
+    blocks = [
+        block
+        for block, after in zip(blocks, [*blocks[1:], ""], strict=True)
+        if not (_signup(block, after) or _social_prompt(block))
+    ] or blocks
     return "\n\n".join(blocks) or markdown
 
 
@@ -476,17 +484,19 @@ def _print_note(block: str) -> bool:
     return bool(_PRINT_NOTE.search(block)) and word_count(block) <= DISCLOSURE_MAX_WORDS
 
 
-def _signup(block: str) -> bool:
+def _signup(block: str, after: str) -> bool:
+    """Whether BLOCK, followed by AFTER, is a newsletter prompt (a heading over a how-to's
+    steps is a section of it: "Newsletter Subscriptions via Email" over "1. Open ...")."""
     # Rare, and a case-insensitive search of every paragraph costs more than the rest of the
     # trimming: a plain substring test first.
     low = block.lower()
     if "newsletter" not in low and "inbox" not in low and "mail" not in low:
         return False
-    if not _SIGNUP_OBJECT.search(block):
+    if not _SIGNUP_OBJECT.search(block) or _STEP.match(block):
         return False
     words = word_count(block)
     if block.startswith("#") and words <= SIGNUP_HEADING_MAX_WORDS:
-        return True
+        return not _STEP.match(after)
     return words <= SIGNUP_MAX_WORDS and bool(_SIGNUP_ACTION.search(block))
 
 
@@ -533,14 +543,20 @@ def _without_headline_runs(blocks: list[str]) -> list[str]:
     run: list[str] = []
     for block in blocks:
         if run and not (_headline(block) and _level(block) == _level(run[0])):
-            kept.extend(run if len(run) < HEADLINE_RUN else ())
+            kept.extend(run if len(run) < HEADLINE_RUN or _steps(run) else ())
             run = []
         if _headline(block):
             run.append(block)
         else:
             kept.append(block)
-    kept.extend(run if len(run) < HEADLINE_RUN else ())
+    kept.extend(run if len(run) < HEADLINE_RUN or _steps(run) else ())
     return kept
+
+
+def _steps(headings: list[str]) -> bool:
+    """Whether HEADINGS are a how-to's steps, numbered one after another."""
+    numbers = [int(match[1]) if (match := _STEP.match(heading)) else -1 for heading in headings]
+    return numbers[0] >= 0 and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
 
 
 def _headline(block: str) -> bool:

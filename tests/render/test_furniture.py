@@ -283,6 +283,16 @@ def test_other_stories_headlines_in_a_row_go() -> None:
     assert _trim(PROSE, *figures, PROSE) == [PROSE, *figures, PROSE]
     sections = [headlines[0], PROSE, headlines[1], PROSE, headlines[2], PROSE]
     assert _trim(PROSE, *sections) == [PROSE, *sections]
+    # A how-to's steps, numbered one after another over their screenshots, are the article's;
+    # numbers out of order are headlines still.
+    steps = [
+        "## 3. Click the three dots in the bottom corner",
+        "## 4. Click the embed button below it",
+        "## 5. Paste the embed code into your post",
+    ]
+    assert _trim(PROSE, *steps, PROSE) == [PROSE, *steps, PROSE]
+    ranked = [steps[0], steps[2], steps[1]]
+    assert _trim(PROSE, *ranked, PROSE) == [PROSE, PROSE]
 
 
 def test_related_cues_in_other_words_go() -> None:
@@ -336,6 +346,11 @@ def test_a_newsletter_prompt_in_the_body_goes() -> None:
     assert _trim(PROSE, about, PROSE) == [PROSE, about, PROSE]
     long = PROSE + " Readers who sign up for the newsletter get the planting calendar."
     assert _trim(PROSE, long, PROSE) == [PROSE, long, PROSE]
+    # A how-to's step that names a newsletter, and the heading over such steps, are article.
+    heading = "### Newsletter Subscriptions via Email"
+    step = "4\\. Open the signup page of the newsletter you wish to subscribe to."
+    blocks = [PROSE, heading, "1\\. Copy your address from the settings.", step, PROSE]
+    assert _trim(*blocks) == blocks
 
 
 def test_a_newsletter_prompt_still_opens_the_end_matter() -> None:
