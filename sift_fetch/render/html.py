@@ -56,6 +56,7 @@ from sift_fetch.render.paragraph_divs import read_paragraph_divs
 from sift_fetch.render.repeats import drop_repeated_passage
 from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
 from sift_fetch.render.roundup_headings import keep_roundup_headings
+from sift_fetch.render.section_headings import restore_section_headings
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, shingles, word_count
@@ -562,12 +563,13 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     keep_callouts(tree)
     unwrap_short_lists(tree)
     if not thorough:
-        return _extract(tree, url, fast=True) or None
+        return restore_section_headings(tree, _extract(tree, url, fast=True), url) or None
     precise = _extract(tree, url)
     words = word_count(precise)
     if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
-        return precise or None
-    return _referee(precise, _extract(tree, url, favor_precision=False), tree) or None
+        return restore_section_headings(tree, precise, url) or None
+    chosen = _referee(precise, _extract(tree, url, favor_precision=False), tree)
+    return restore_section_headings(tree, chosen, url) or None
 
 
 def _referee(precise: str, balanced: str, tree: HtmlElement) -> str:

@@ -1,0 +1,48 @@
+"""Clean mode keeps a post's section headings where trafilatura found no article container."""
+
+from __future__ import annotations
+
+from tests.render.conftest import ARTICLE_URL, clean
+
+SECTIONS = [
+    (
+        "Sowing",
+        "Sow the seeds indoors in March, a few millimetres deep, in a tray kept warm and moist "
+        "until the first leaves show, which takes about a week in a warm room.",
+    ),
+    (
+        "Planting out",
+        "Plant them out after the last frost, deep enough to bury the lower stem, a metre apart, "
+        "and water them well for the first few days while the roots settle in.",
+    ),
+    (
+        "Feeding",
+        "Feed them every week once the first fruit sets, with a liquid feed rich in potash, and "
+        "pinch out the side shoots so that the plant puts its strength into the fruit.",
+    ),
+]
+OPENING = (
+    "Tomatoes are the easiest crop there is for a first garden, and these notes say what I do "
+    "each year, from the seed to the last green fruit ripening on the windowsill in October."
+)
+
+
+def _page(sections: str) -> str:
+    # No <article>, <main> or content-classed container: trafilatura's fallback reads the page.
+    return f"""<!doctype html><html><head><title>Growing tomatoes</title></head><body>
+    <strong>Growing tomatoes</strong><p>{OPENING}</p>{sections}</body></html>"""
+
+
+def test_section_headings_between_kept_paragraphs_are_written_back() -> None:
+    content = clean(_page("".join(f"<h4>{title}</h4><p>{text}</p>" for title, text in SECTIONS)))
+    for title, text in SECTIONS:
+        assert f"#### {title}\n\n{text}" in content, content
+
+
+def test_a_pull_quote_and_another_storys_headline_are_not() -> None:
+    quote = "<h2>“I put a tomato on every windowsill.”</h2>"
+    teaser = f'<h3><a href="{ARTICLE_URL}-2">Why my courgettes rot every summer</a></h3>'
+    (_, first), (_, second), (_, third) = SECTIONS
+    content = clean(_page(f"<p>{first}</p>{quote}<p>{second}</p>{teaser}<p>{third}</p>"))
+    assert all(text in content for _, text in SECTIONS), content
+    assert "windowsill.”" not in content and "courgettes" not in content, content
