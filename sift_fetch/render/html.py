@@ -44,6 +44,7 @@ from sift_fetch.render.context import html_meta
 from sift_fetch.render.declared_body import declared_body, hold_to_declared
 from sift_fetch.render.embedded_posts import keep_embedded_posts
 from sift_fetch.render.escapes import drop_needless_escapes
+from sift_fetch.render.fallback_blocks import restore_fallback_blocks
 from sift_fetch.render.furniture import COPYRIGHT, title_words, trim_furniture
 from sift_fetch.render.layout_tables import unwrap_layout_tables
 from sift_fetch.render.link_lists import drop_link_lists
@@ -56,7 +57,6 @@ from sift_fetch.render.paragraph_divs import read_paragraph_divs
 from sift_fetch.render.repeats import drop_repeated_passage
 from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
 from sift_fetch.render.roundup_headings import keep_roundup_headings
-from sift_fetch.render.section_headings import restore_section_headings
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
 from sift_fetch.render.text import markdown_headings, shingles, word_count
@@ -563,13 +563,13 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     keep_callouts(tree)
     unwrap_short_lists(tree)
     if not thorough:
-        return restore_section_headings(tree, _extract(tree, url, fast=True), url) or None
+        return restore_fallback_blocks(tree, _extract(tree, url, fast=True), url) or None
     precise = _extract(tree, url)
     words = word_count(precise)
     if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
-        return restore_section_headings(tree, precise, url) or None
+        return restore_fallback_blocks(tree, precise, url) or None
     chosen = _referee(precise, _extract(tree, url, favor_precision=False), tree)
-    return restore_section_headings(tree, chosen, url) or None
+    return restore_fallback_blocks(tree, chosen, url) or None
 
 
 def _referee(precise: str, balanced: str, tree: HtmlElement) -> str:

@@ -1,4 +1,4 @@
-"""Clean mode keeps a post's section headings where trafilatura found no article container."""
+"""Clean mode keeps a post's section headings and lists where trafilatura found no container."""
 
 from __future__ import annotations
 
@@ -46,3 +46,30 @@ def test_a_pull_quote_and_another_storys_headline_are_not() -> None:
     content = clean(_page(f"<p>{first}</p>{quote}<p>{second}</p>{teaser}<p>{third}</p>"))
     assert all(text in content for _, text in SECTIONS), content
     assert "windowsill.”" not in content and "courgettes" not in content, content
+
+
+def test_a_list_between_kept_paragraphs_is_written_back() -> None:
+    items = [
+        "TechCrunch: a gardening startup raises five million for its planting calendar",
+        "The Daily Gardener: the calendar that tells you when to sow",
+        "Allotment Weekly: why the calendar's makers started with tomatoes",
+    ]
+    coverage = "".join(
+        f'<li><a href="https://news{i}.example/story">{item}</a></li>'
+        for i, item in enumerate(items)
+    )
+    (_, first), (_, second), _ = SECTIONS
+    content = clean(_page(f"<p>{first}</p><ul>{coverage}</ul><p>{second}</p>"))
+    assert "\n".join(f"- {item}" for item in items) in content, content
+
+
+def test_a_list_of_the_sites_own_stories_or_of_labels_is_not() -> None:
+    own = "".join(
+        f'<li><a href="{ARTICLE_URL}-{i}">{title}</a></li>'
+        for i, title in enumerate(["Ten peppers for a windowsill", "Why my courgettes rot"])
+    )
+    labels = "<ol><li>WFCECSB</li><li>MFCECSB</li></ol>"
+    (_, first), (_, second), (_, third) = SECTIONS
+    content = clean(_page(f"<p>{first}</p><ul>{own}</ul><p>{second}</p>{labels}<p>{third}</p>"))
+    assert all(text in content for _, text in SECTIONS), content
+    assert "Ten peppers" not in content and "WFCECSB" not in content, content
