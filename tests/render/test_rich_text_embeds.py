@@ -1,4 +1,4 @@
-"""Clean mode keeps what an author set in a Webflow custom-code block of the post's rich text."""
+"""Clean mode keeps what an author set in an embed block: Webflow's custom code, a quote embed."""
 
 from __future__ import annotations
 
@@ -30,3 +30,26 @@ def test_an_embed_block_outside_the_rich_text_still_goes() -> None:
     share = "<div class='w-embed'><p>Share this post with your team on social media.</p></div>"
     text = clean(_page(f"<p>{INTRO * 3}</p>", aside=share))
     assert INTRO.strip() in text and "Share this post" not in text
+
+
+QUOTED = (
+    "The gathering opened with a video castigating the pundits who had offered more cautious "
+    "assessments of the timeline, and it ran for a quarter of an hour before anyone spoke."
+)
+
+
+def _quote(paragraph: str) -> str:
+    return f"""<blockquote class="sc-1 blockquote-embed"><div class="blockquote-embed__content">
+    <p>{paragraph}</p></div></blockquote>"""
+
+
+def test_a_quote_embed_holding_prose_is_kept() -> None:
+    body = f"<p>{INTRO * 3}</p>{_quote(QUOTED)}<p>{INTRO}</p>"
+    text = clean(_page(body))
+    assert f"> {QUOTED}" in text, text
+
+
+def test_a_quote_embed_of_a_few_words_still_goes() -> None:
+    body = f"<p>{INTRO * 3}</p>{_quote('Watch the full video on our channel.')}<p>{INTRO}</p>"
+    text = clean(_page(body))
+    assert INTRO.strip() in text and "Watch the full video" not in text, text
