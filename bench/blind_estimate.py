@@ -82,6 +82,7 @@ DRAWN = {
     38: "e11b3c3",
     39: "26833f6",
     40: "2443b48",
+    41: "21a0071",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
