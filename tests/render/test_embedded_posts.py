@@ -1,4 +1,4 @@
-"""Clean mode keeps the posts an article quotes with Twitter's and Instagram's embed code."""
+"""Clean mode keeps the posts an article quotes: Twitter's and Instagram's embed code, Substack's."""
 
 from __future__ import annotations
 
@@ -75,3 +75,30 @@ def test_an_instagram_post_keeps_its_caption_and_author_line_without_its_labels(
     assert "Letters to strangers, read on the plaza" in content, content
     assert "A post shared by Ann Lee (@annlee)" in content
     assert "View this post on Instagram" not in content
+
+
+def _substack_tweet(text: str, author: str, handle: str) -> str:
+    """A post as Substack draws it: the author's line, the text and a linked page's card in one
+    link, the date and the counts in another."""
+    status = f"https://twitter.com/{handle}/status/1"
+    return (
+        f'<div class="tweet"><a class="tweet-link-top" href="{status}">'
+        f'<div class="tweet-header"><img class="tweet-header-avatar" src="a.jpg">'
+        f'<div class="tweet-header-text"><span class="tweet-author-name">{author}</span> '
+        f'<span class="tweet-author-handle">@{handle}</span></div></div>'
+        f'<div class="tweet-text">{text}</div></a>'
+        '<a class="expanded-link" href="https://news.example/plane"><div>news.example'
+        "<span>Why the plane circled Manhattan</span></div></a>"
+        f'<a class="tweet-link-bottom" href="{status}"><div class="tweet-footer">'
+        '<span class="tweet-date">1:25 PM ∙ May 25, 2021</span><div class="tweet-ufi">'
+        '<span class="likes"><span class="like-count">2,014</span><span>Likes</span></span>'
+        "</div></div></a></div>"
+    )
+
+
+def test_a_tweet_substack_draws_is_kept_as_a_quote_without_its_counts() -> None:
+    tweet = _substack_tweet("Military plane over Manhattan, an hour now", "Bo Chan", "bochan")
+    text = clean(_page(f"<p>{STORY[0]}</p>{tweet}<p>{STORY[1]}</p><p>{STORY[2]}</p>"))
+    assert "> Bo Chan @bochan\n>\n> Military plane over Manhattan, an hour now" in text, text
+    assert "> 1:25 PM ∙ May 25, 2021" in text, text
+    assert "Likes" not in text and "Why the plane circled" not in text, text
