@@ -1,4 +1,4 @@
-"""Clean mode keeps the posts an article quotes: Twitter's and Instagram's embed code, Substack's."""
+"""Clean mode keeps the posts an article quotes: Twitter's, Instagram's and Substack's."""
 
 from __future__ import annotations
 
