@@ -194,6 +194,11 @@ _DISCLOSURE = re.compile(
     re.I,
 )
 DISCLOSURE_MAX_WORDS = 60
+# A word each of _DISCLOSURE's cues holds.
+_DISCLOSURE_MARKS = (
+    *("compensation", "commission", "affiliate", "owns this", "advertisers", "zusammenarbeit"),
+    *("kooperation", "sponsored", "partnership", "partnerschaft", "markennennung"),
+)
 # Anywhere: where the story ran in print ("A version of this article appears in print on Dec. 5,
 # 2016, on Page A1 of the New York edition", "This story appears in the January 2017 issue of
 # National Geographic magazine."), a note on the article like a disclosure and as short.
@@ -473,6 +478,10 @@ def _consent(block: str) -> bool:
 
 
 def _disclosure(block: str) -> bool:
+    # Every block is tried: a substring test for a word each cue holds, before counting words.
+    low = block.lower()
+    if not any(mark in low for mark in _DISCLOSURE_MARKS):
+        return False
     return word_count(block) <= DISCLOSURE_MAX_WORDS and bool(_DISCLOSURE.search(block))
 
 

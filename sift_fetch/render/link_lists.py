@@ -55,8 +55,8 @@ def drop_link_lists(tree: HtmlElement, url: str) -> None:
         return
     site = page_site(url)
     for found in lists:
-        links = [_item_links(li) for li in found]
-        if all(links) and all(site_of(href, site) == site for item in links for href in item):
+        hrefs = _list_links(found)
+        if hrefs and all(site_of(href, site) == site for href in hrefs):
             found.drop_tree()  # keeps the tail text
     for paragraph in labelled:
         label, link = paragraph.findall("*")  # elements only, not comments
@@ -74,6 +74,17 @@ def _labelled_link(label: HtmlElement, link: HtmlElement) -> bool:
         and not (link.tail or "").strip()
         and word_count(link.text_content()) >= 2
     )
+
+
+def _list_links(found: HtmlElement) -> list[str]:
+    """The targets of the links of the list FOUND, if every item is largely links, else none."""
+    hrefs: list[str] = []
+    for item in found:
+        links = _item_links(item)
+        if not links:
+            return []  # most lists are text: their first item says so
+        hrefs += links
+    return hrefs
 
 
 def _item_links(item: HtmlElement) -> list[str]:
