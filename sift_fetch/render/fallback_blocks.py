@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from lxml.html import HtmlElement
 
 from sift_fetch.render.link_lists import page_site, site_of
+from sift_fetch.render.list_starts import start_number
 from sift_fetch.render.text import split_blocks, words
 
 _SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
@@ -89,8 +90,11 @@ def _missing_lists(tree: HtmlElement, markdown: str, home: str) -> Iterator[Cand
             or _teaser(lst, home)
         ):
             continue
-        first = int(lst.get("start") or 1) if lst.tag == "ol" else 0
-        marks = [f"{n}." for n in range(first, first + len(items))] if first else ["-"] * len(items)
+        if lst.tag == "ol":
+            first = start_number(lst)
+            marks = [f"{number}." for number in range(first, first + len(items))]
+        else:
+            marks = ["-"] * len(items)
         yield "\n".join(f"{mark} {item}" for mark, item in zip(marks, items, strict=True)), *around
 
 

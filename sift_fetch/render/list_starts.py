@@ -25,12 +25,19 @@ def list_starts(tree: HtmlElement) -> dict[str, int]:
     its first item opens with."""
     starts: dict[str, int] = {}
     for ol in tree.iter("ol"):
-        start, first = (ol.get("start") or "").strip(), next(ol.iter("li"), None)
-        if start.isdigit() and int(start) > 1 and first is not None:
+        start, first = start_number(ol), next(ol.iter("li"), None)
+        if start > 1 and first is not None:
             key = _key(first.itertext())
             if key:
-                starts.setdefault(key, int(start))
+                starts.setdefault(key, start)
     return starts
+
+
+def start_number(ol: HtmlElement) -> int:
+    """The number the ordered list OL starts at: its `start`, where that is a number, else 1."""
+    start = (ol.get("start") or "").strip()
+    # isdecimal, not isdigit: "²" is a digit that int() cannot read.
+    return int(start) if start.isdecimal() else 1
 
 
 def renumber(block: etree._Element, markdown: str, starts: dict[str, int]) -> str:

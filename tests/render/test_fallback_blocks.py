@@ -73,3 +73,12 @@ def test_a_list_of_the_sites_own_stories_or_of_labels_is_not() -> None:
     content = clean(_page(f"<p>{first}</p><ul>{own}</ul><p>{second}</p>{labels}<p>{third}</p>"))
     assert all(text in content for _, text in SECTIONS), content
     assert "Ten peppers" not in content and "WFCECSB" not in content, content
+
+
+def test_an_ordered_list_is_written_back_numbered_from_its_start() -> None:
+    steps = "".join(f"<li>{text}</li>" for _, text in SECTIONS[1:])
+    (_, first), _, _ = SECTIONS
+    for start, number in [("4", 4), ("²", 1)]:
+        ordered = f'<ol start="{start}">{steps}</ol>'
+        content = clean(_page(f"<p>{first}</p>{ordered}<p>{OPENING}</p>"))
+        assert f"{number}. {SECTIONS[1][1]}\n{number + 1}. {SECTIONS[2][1]}" in content, content

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import lxml.html
+
+from sift_fetch.render.list_starts import start_number
 from tests.render.conftest import clean
 
 INTRO = "Check each machine that installed the package in the two days it was on the registry. "
@@ -32,3 +35,10 @@ def test_a_list_without_a_start_counts_from_one() -> None:
     assert "5. Open the settings of the account." in lines
     assert "1. Open the settings of the project." in lines
     assert "2. Turn on two-factor sign-in." in lines
+
+
+def test_a_start_that_is_not_a_number_reads_as_one() -> None:
+    for start in ["²", "3a", "", "-2", "0x4"]:
+        ol = lxml.html.fromstring(f'<ol start="{start}"><li>Sow</li></ol>')
+        assert start_number(ol) == 1, start
+    assert start_number(lxml.html.fromstring('<ol start=" 4 "><li>Sow</li></ol>')) == 4
