@@ -159,7 +159,7 @@ def _media_type(value: str) -> tuple[str, str | None]:
 
 async def _read_body(response: httpx.Response, limit: int) -> bytes:
     declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise TooLong(f"the body is larger than {limit} bytes")
     body = _CappedBody(response.headers.get("content-encoding", ""), limit)
     async for chunk in response.aiter_raw():

@@ -156,3 +156,14 @@ async def test_an_encoding_we_did_not_ask_for(site: LocalSite, make_client: Make
 async def test_a_corrupt_compressed_body(site: LocalSite, make_client: MakeClient) -> None:
     with pytest.raises(UpstreamFailed, match="corrupt"):
         await make_client(site.port).fetch(site.url("/corrupt"), timeout=5)
+
+
+async def test_a_content_length_that_is_not_a_number_is_a_clear_error(
+    make_client: MakeClient,
+) -> None:
+    # "\xb2" decodes as "²", which str.isdigit() calls a digit and int() cannot read.
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \xb2\r\n\r\n"
+    with RawServer(lambda _head: head + b"hello") as server, pytest.raises(UpstreamFailed):
+        await make_client(server.port).fetch(
+            f"http://127.0.0.1:{server.port}/", timeout=5, max_bytes=CAP
+        )
