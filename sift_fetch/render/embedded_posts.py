@@ -86,7 +86,7 @@ def _read_substack_tweet(tweet: HtmlElement) -> None:
     for line in lines:
         line.tag = "p"
         if line.tail and line.tail.strip():
-            text = etree.Element("p")
+            text = tweet.makeelement("p", {})
             text.text, line.tail = line.tail, None
             line.addnext(text)
     # The links, and the boxes around the lines, go; the classes inside, which trafilatura reads

@@ -102,3 +102,17 @@ def test_a_tweet_substack_draws_is_kept_as_a_quote_without_its_counts() -> None:
     assert "> Bo Chan @bochan\n>\n> Military plane over Manhattan, an hour now" in text, text
     assert "> 1:25 PM ∙ May 25, 2021" in text, text
     assert "Likes" not in text and "Why the plane circled" not in text, text
+
+
+def test_a_tweet_substacks_older_pages_draw_keeps_its_text_after_the_authors_line() -> None:
+    tweet = (
+        '<div class="tweet"><a href="https://twitter.com/bochan/status/1">'
+        '<div class="tweet-header"><img class="tweet-user-avatar" src="a.jpg">'
+        '<span class="tweet-author-name">Bo Chan</span> <span class="tweet-author">@bochan</span>'
+        "</div>Military plane over Manhattan, an hour now"
+        '<div class="tweet-footer"><p class="tweet-date">September 19th 2020</p>'
+        '<span class="likes"><span class="like-count">4</span> Likes</span></div></a></div>'
+    )
+    text = clean(_page(f"<p>{STORY[0]}</p>{tweet}<p>{STORY[1]}</p><p>{STORY[2]}</p>"))
+    assert "> Bo Chan @bochan\n>\n> Military plane over Manhattan, an hour now" in text, text
+    assert "> September 19th 2020" in text and "Likes" not in text, text
