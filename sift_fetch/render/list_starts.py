@@ -36,8 +36,9 @@ def list_starts(tree: HtmlElement) -> dict[str, int]:
 def start_number(ol: HtmlElement) -> int:
     """The number the ordered list OL starts at: its `start`, where that is a number, else 1."""
     start = (ol.get("start") or "").strip()
-    # isdecimal, not isdigit: "²" is a digit that int() cannot read.
-    return int(start) if start.isdecimal() else 1
+    # isdecimal, not isdigit: "²" is a digit that int() cannot read; and a list numbered past a
+    # billion is a page's mistake (int() refuses a number of thousands of digits).
+    return int(start) if start.isdecimal() and len(start) <= 9 else 1
 
 
 def renumber(block: etree._Element, markdown: str, starts: dict[str, int]) -> str:
