@@ -173,8 +173,7 @@ async def test_a_content_length_of_thousands_of_digits_is_a_clear_error(
     make_client: MakeClient,
 ) -> None:
     head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + b"9" * 5000
-    with RawServer(lambda _head: head + b"\r\n\r\nhello") as server:
-        with pytest.raises(UpstreamFailed):
-            await make_client(server.port).fetch(
-                f"http://127.0.0.1:{server.port}/", timeout=5, max_bytes=CAP
-            )
+    with RawServer(lambda _head: head + b"\r\n\r\nhello") as server, pytest.raises(UpstreamFailed):
+        await make_client(server.port).fetch(
+            f"http://127.0.0.1:{server.port}/", timeout=5, max_bytes=CAP
+        )
