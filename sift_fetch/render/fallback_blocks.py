@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from lxml.html import HtmlElement
 
-from sift_fetch.render.link_lists import page_site, site_of
+from sift_fetch.render.link_lists import own_links, page_site
 from sift_fetch.render.list_starts import start_number
 from sift_fetch.render.text import split_blocks, words
 
@@ -71,7 +71,7 @@ def _missing_headings(tree: HtmlElement, markdown: str, home: str) -> Iterator[C
         if not (around := _between_blocks(heading)):
             continue
         text = " ".join(heading.text_content().split())
-        if text not in markdown and _section_title(text) and not _teaser(heading, home):
+        if text not in markdown and _section_title(text) and not own_links(heading, home):
             yield "#" * int(str(heading.tag)[1]) + " " + text, *around
 
 
@@ -87,7 +87,7 @@ def _missing_lists(tree: HtmlElement, markdown: str, home: str) -> Iterator[Cand
         if (
             sum(len(words(item)) for item in items) < LIST_ITEM_MIN_WORDS * len(items)
             or sum(1 for _ in lst.iter("ul", "ol")) > 1  # a nested list
-            or _teaser(lst, home)
+            or own_links(lst, home)
         ):
             continue
         if lst.tag == "ol":
@@ -103,21 +103,6 @@ def _section_title(text: str) -> bool:
     large between paragraphs (a pull quote: "Unlike Hitler and Nixon, Trump didn't write his
     own book.")."""
     return len(text) > 1 and not text.rstrip(_CLOSING_QUOTES).endswith(".")
-
-
-def _teaser(el: HtmlElement, home: str) -> bool:
-    """Whether EL's words are mostly links to other pages of the site HOME: another story's
-    headline ("MIRA: Madre se acerca a conocer ..."), a list of more stories. A section's
-    heading or a list may link elsewhere, to what it is about (a tool's home page, the news
-    stories on a funding round)."""
-    linked = sum(
-        len(words(link.text_content()))
-        for link in el.iter("a")
-        if (href := link.get("href") or "")
-        and not href.startswith("#")
-        and site_of(href, home) == home
-    )
-    return 2 * linked > len(words(el.text_content()))
 
 
 def _between_blocks(el: HtmlElement) -> tuple[HtmlElement, HtmlElement] | None:

@@ -562,14 +562,19 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     keep_rich_text_embeds(tree, html)
     keep_callouts(tree)
     unwrap_short_lists(tree)
+    return restore_fallback_blocks(tree, _main_content(tree, url, thorough), url) or None
+
+
+def _main_content(tree: HtmlElement, url: str, thorough: bool) -> str:
+    """The extraction clean mode keeps: the precise one, or the referee's pick where it kept
+    too little of the page; not `thorough`, one extraction without fallbacks."""
     if not thorough:
-        return restore_fallback_blocks(tree, _extract(tree, url, fast=True), url) or None
+        return _extract(tree, url, fast=True)
     precise = _extract(tree, url)
     words = word_count(precise)
     if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
-        return restore_fallback_blocks(tree, precise, url) or None
-    chosen = _referee(precise, _extract(tree, url, favor_precision=False), tree)
-    return restore_fallback_blocks(tree, chosen, url) or None
+        return precise
+    return _referee(precise, _extract(tree, url, favor_precision=False), tree)
 
 
 def _referee(precise: str, balanced: str, tree: HtmlElement) -> str:

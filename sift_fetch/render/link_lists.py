@@ -55,8 +55,8 @@ def drop_link_lists(tree: HtmlElement, url: str) -> None:
         return
     site = page_site(url)
     for found in lists:
-        hrefs = _list_links(found)
-        if hrefs and all(site_of(href, site) == site for href in hrefs):
+        # all() stops at the first item that is text, as most lists' first item is.
+        if all(own_links(item, site) for item in found):
             found.drop_tree()  # keeps the tail text
     for paragraph in labelled:
         label, link = paragraph.findall("*")  # elements only, not comments
@@ -76,15 +76,10 @@ def _labelled_link(label: HtmlElement, link: HtmlElement) -> bool:
     )
 
 
-def _list_links(found: HtmlElement) -> list[str]:
-    """The targets of the links of the list FOUND, if every item is largely links, else none."""
-    hrefs: list[str] = []
-    for item in found:
-        links = _item_links(item)
-        if not links:
-            return []  # most lists are text: their first item says so
-        hrefs += links
-    return hrefs
+def own_links(el: HtmlElement, site: str) -> bool:
+    """Whether EL is largely links (LINK_SHARE of its words), all to other pages of SITE."""
+    hrefs = _item_links(el)
+    return bool(hrefs) and all(site_of(href, site) == site for href in hrefs)
 
 
 def _item_links(item: HtmlElement) -> list[str]:
