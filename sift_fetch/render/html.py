@@ -35,6 +35,7 @@ from trafilatura.xml import xmltotxt
 
 from sift_fetch.errors import Unsupported
 from sift_fetch.render.around_body import drop_around_body
+from sift_fetch.render.asides import drop_role_asides
 from sift_fetch.render.author_boxes import drop_author_boxes
 from sift_fetch.render.callouts import keep_callouts
 from sift_fetch.render.captions import drop_captions, lift_table_captions
@@ -542,6 +543,7 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     """
     _clear_in_page_links(tree)
     drop_hidden_blocks(tree)
+    drop_role_asides(tree, html)
     # Before the empty elements go: a run of bare text can start with one (a CMS's marker).
     wrap_loose_text(tree)
     _keep_tails_of_empty(tree)

@@ -9,8 +9,10 @@ Here the later containers with the first one's tag and class, found by the same 
 set beside the first in its wrapper (the expression takes one match of each parent), give
 their children to the first, so that trafilatura reads the whole article in one container;
 a heading set right before a later part, outside it, is that part's subheading and comes along.
-A container inside an `<article>` of its own, one the first is not in, is another story's: a
-blog's related posts are cards, each an `<article>` with an excerpt in the body's own class.
+A container inside an entry of its own, one the first is not in, is another story's: a blog's
+related posts are cards, each an `<article>` with an excerpt in the body's own class, and a
+Blogger page in Dynamic Views shows the post beside the blog's stream of posts, each a `<div
+class="article hentry">` (hAtom's mark for one entry).
 
 Only the first expression can find more than one container (the others take the first match in
 the page), and only where one of the classes it looks for repeats, or where microdata marks more
@@ -79,5 +81,9 @@ def _headings_before(part: HtmlElement) -> list[HtmlElement]:
 
 
 def _story(element: HtmlElement) -> HtmlElement | None:
-    """The nearest `<article>` around ELEMENT (itself included), if any."""
-    return next(element.iterancestors("article"), None) if element.tag != "article" else element
+    """The nearest entry around ELEMENT (itself included), if any: an `<article>` or an hAtom
+    `hentry`."""
+    for el in (element, *element.iterancestors()):
+        if el.tag == "article" or "hentry" in (el.get("class") or "").split():
+            return el
+    return None

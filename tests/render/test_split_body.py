@@ -118,3 +118,31 @@ def test_parts_side_by_side_in_one_wrapper_are_kept() -> None:
     positions = [content.find(opening) for opening in ("Researchers revealed", "Cloud providers")]
     assert -1 not in positions, content
     assert positions == sorted(positions)
+
+
+def test_a_blogs_stream_of_other_entries_is_not_joined() -> None:
+    """A Blogger page in Dynamic Views: the post in view, then the blog's stream of posts, each
+    a `<div class="article hentry">` whose body has the post's own class."""
+
+    def entry(title: str, body: str) -> str:
+        return (
+            f'<div class="article hentry"><div class="article-header"><h3>{title}</h3></div>'
+            f'<div class="article-content entry-content">{body}</div>'
+            '<div class="article-footer">Posted by Unknown</div></div>'
+        )
+
+    others = [
+        "<p>I was originally going to write about one of the endless discussions on how to get "
+        "things done, and found that the advice mostly does not matter at all.</p>",
+        "<p>When uncertainty strikes it comes in several flavors, from not knowing the goal to "
+        "not knowing the next small step of the plan you already have.</p>",
+    ]
+    stream = "".join(f'<li class="item">{entry("Another post", other)}</li>' for other in others)
+    html = f"""<!doctype html><html><head><title>Productivity</title></head><body>
+    <div class="viewitem-panel">{entry("Productivity", PARTS[0] + PARTS[1])}</div>
+    <div class="hfeed"><ol class="items">{stream}</ol></div></body></html>"""
+    content = clean(html)
+    assert "Researchers revealed" in content
+    assert "Cloud providers" in content
+    assert "endless discussions" not in content
+    assert "uncertainty strikes" not in content

@@ -1,0 +1,23 @@
+"""Blocks a page marks as asides by their ARIA role are dropped, as `<aside>`s are.
+
+trafilatura drops `<aside>` elements but reads a `<section role="complementary">`, the same
+landmark written with a role: an NYT story's card carousel of other stories on its topic and its
+"More on ..." box, set between the story's paragraphs, came back as the story's. A block that
+holds a heading of the first rank, an `<article>` or a `<main>` is the page's content whatever
+its role says, and stays.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+_CONTENT = ("h1", "article", "main")
+
+
+def drop_role_asides(tree: HtmlElement, html: str) -> None:
+    """Drop the elements whose role is `complementary` that hold no main content."""
+    if "complementary" not in html:
+        return
+    for el in tree.xpath("//section[@role='complementary']"):
+        if el.getparent() is not None and next(el.iter(_CONTENT), None) is None:
+            el.drop_tree()
