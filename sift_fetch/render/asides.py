@@ -2,9 +2,11 @@
 
 trafilatura drops `<aside>` elements but reads a `<section role="complementary">`, the same
 landmark written with a role: an NYT story's card carousel of other stories on its topic and its
-"More on ..." box, set between the story's paragraphs, came back as the story's. A block that
-holds a heading of the first rank, an `<article>` or a `<main>` is the page's content whatever
-its role says, and stays.
+"More on ..." box, set between the story's paragraphs, came back as the story's. Only a
+`<section>`: a `<div role="complementary">` is a theme's sidebar column, and broken markup can
+leave the rest of the story nested in it (a caymancompass.com story lost all but its first
+paragraph). A section that holds a heading of the first rank, an `<article>` or a `<main>` is
+the page's content whatever its role says, and stays.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ _CONTENT = ("h1", "article", "main")
 
 
 def drop_role_asides(tree: HtmlElement, html: str) -> None:
-    """Drop the elements whose role is `complementary` that hold no main content."""
+    """Drop the `<section>`s whose role is `complementary` that hold no main content."""
     if "complementary" not in html:
         return
     for el in tree.xpath("//section[@role='complementary']"):
