@@ -65,6 +65,9 @@ of the same index, drawn as round 37. Round 40: the pages of those folders that 
 out as longer than 300,000 characters, up to 700,000, drawn as round 39. Round 41: the pool's other
 53 folders (but e-mails), with round 40's limit, drawn as round 39. Round 42: the 27 of those
 folders whose copying the search tool's budget cut off or never reached, drawn as round 41.
+Round 43: the ten folders rounds 40 to 42 left out as longer than 700,000 characters, up to
+1,500,000, copied in seed 2056's order of their sorted names until the search budget nears its
+end, drawn as round 41.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -147,6 +150,7 @@ POOLS = {
     40: Pool(2053, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     41: Pool(2054, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     42: Pool(2055, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    43: Pool(2056, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
