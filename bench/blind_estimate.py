@@ -84,6 +84,7 @@ DRAWN = {
     40: "2443b48",
     41: "21a0071",
     42: "0352f6e",
+    43: "83c0bf2",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
