@@ -324,7 +324,7 @@ _RELATED_CUE = (
     r"|recommended(?: for you| reading| stories)?"
     r"|you (?:may|might) (?:also )?(?:like|enjoy)|read (?:more|next|also)|also read|now read"
     r"|more from"
-    r"|check out|see also|learn more"
+    r"|check out|see also|learn more|don['\u2019]?t miss"
     r"|more stories|more on this(?: story| topic)?|most (?:read|popular)|trending(?: now| stories)?"
     r"|weitere artikel(?: zum thema)?|mehr zum thema|lesen sie auch|das könnte (?:sie|dich) auch"
     r" interessieren|schon gelesen|(?:à )?lire aussi|le puede interesar|lee también"

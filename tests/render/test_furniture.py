@@ -224,6 +224,10 @@ def test_links_to_related_articles_go() -> None:
     assert _trim(PROSE, "Lesen Sie auch: Tomaten im Topf", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "Check out: 12 tips on watering", PROSE) == [PROSE, PROSE]
     assert _trim(PROSE, "À lire aussi » Tomates en pot", PROSE) == [PROSE, PROSE]
+    dont_miss = "Don\u2019t miss: How a 172-year-old nursery survived two floods"
+    assert _trim(PROSE, dont_miss, PROSE) == [PROSE, PROSE]
+    advice = "Don\u2019t miss the last frost date: plant out a week after it."
+    assert _trim(PROSE, advice, PROSE) == [PROSE, advice, PROSE]
     # A list that is not after a cue, a long item, or prose after the cue, stays.
     assert _trim(PROSE, related, PROSE) == [PROSE, related, PROSE]
     long_item = "- " + PROSE
