@@ -11,15 +11,17 @@ the page's content whatever its role says, and stays.
 
 from __future__ import annotations
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 _CONTENT = ("h1", "article", "main")
+_ASIDES = etree.XPath("//section[@role='complementary']")
 
 
 def drop_role_asides(tree: HtmlElement, html: str) -> None:
     """Drop the `<section>`s whose role is `complementary` that hold no main content."""
     if "complementary" not in html:
         return
-    for el in tree.xpath("//section[@role='complementary']"):
+    for el in _ASIDES(tree):
         if el.getparent() is not None and next(el.iter(_CONTENT), None) is None:
             el.drop_tree()

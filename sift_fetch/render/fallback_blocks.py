@@ -86,7 +86,7 @@ def _missing_lists(tree: HtmlElement, markdown: str, home: str) -> Iterator[Cand
             continue
         if (
             sum(len(words(item)) for item in items) < LIST_ITEM_MIN_WORDS * len(items)
-            or sum(1 for _ in lst.iter("ul", "ol")) > 1  # a nested list
+            or next(lst.iterdescendants("ul", "ol"), None) is not None  # a nested list
             or own_links(lst, home)
         ):
             continue
