@@ -19,6 +19,7 @@ rest were `<p>`s.
 
 from __future__ import annotations
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from sift_fetch.render.text import word_count
@@ -27,7 +28,12 @@ from sift_fetch.render.tree import holds_block
 MIN_PARAGRAPHS = 2
 # A run this long is a paragraph; a shorter one is a label, a separator or a stray word.
 LOOSE_MIN_WORDS = 10
-_CONTAINERS = ("article", "div", "section", "span")
+# The containers that may hold MIN_PARAGRAPHS `<p>`s or blank lines, found in C: reading the
+# children of every `<div>` in Python cost more than the rest of this.
+_CANDIDATES = etree.XPath(
+    "(//article|//div|//section|//span)"
+    f"[count(p) + count(span/p) >= {MIN_PARAGRAPHS} or br[{MIN_PARAGRAPHS}]]"
+)
 # What a <p> may hold (HTML's phrasing content, less what shows nothing of its own).
 _INLINE = frozenset(
     {
@@ -40,7 +46,7 @@ _INLINE = frozenset(
 
 def wrap_loose_text(tree: HtmlElement) -> None:
     """Make each long run of bare text in a container of `<p>`s a `<p>`."""
-    for container in list(tree.iter(_CONTAINERS)):
+    for container in _CANDIDATES(tree):
         if _paragraphs(container) >= MIN_PARAGRAPHS:
             for owner, inline in _runs(container):
                 _wrap(container, owner, inline)
