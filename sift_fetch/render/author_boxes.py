@@ -28,9 +28,10 @@ BIO_MAX_WORDS = 200
 MAX_MARKED = 100
 # In the page's source: an itemprop naming the author among its tokens (~0.1 ms a tuning page,
 # case-sensitive as microdata's names are, so that the search runs from the literal). The XPath
-# visits every element (~0.4 ms) and runs on the one page in eight that has the mark.
+# runs on the one page in eight that has the mark; it starts from the itemprop attributes, as
+# a test of every element costs ten times as much in libxml2.
 _MARK = re.compile(r"""itemprop\s*=\s*["']?(?:[\w-]+\s+)*author\b""")
-_MARKED = etree.XPath("//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' author ')]")
+_MARKED = etree.XPath("//@itemprop[contains(concat(' ', normalize-space(.), ' '), ' author ')]/..")
 
 
 def drop_author_boxes(tree: HtmlElement, html: str) -> None:
