@@ -46,7 +46,7 @@ from collections import Counter
 from lxml import etree
 from lxml.html import HtmlElement
 
-from sift_fetch.render.text import word_count
+from sift_fetch.render.text import word_count, words_at_most
 from sift_fetch.render.tree import inside
 
 LONG_WORDS = 30
@@ -84,12 +84,17 @@ def drop_around_body(body: etree._Element, tree: HtmlElement) -> None:
     if len(longs) < MIN_LONG:
         return
     sources = _Sources(tree)
-    found = [(sources.find(blocks[i], text), words) for i, text, words in longs]
-    last = found[-1][0]
-    article = None if last is None else _article_body(last, found[-LONGS_READ:])
+    found = [sources.find(blocks[i], text) for i, text in longs]
+    last = found[-1]
+    # Only the last long paragraphs' words are counted: whether one is long costs less to ask.
+    weighed = [
+        (source, word_count(text))
+        for source, (_, text) in zip(found[-LONGS_READ:], longs[-LONGS_READ:], strict=True)
+    ]
+    article = None if last is None else _article_body(last, weighed)
     if article is not None and longs[-1][0] < len(blocks) - 1:
         _drop_outside(body, blocks, longs[-1][0], article, sources)
-    placed = [source for source, _ in found if source is not None]
+    placed = [source for source in found if source is not None]
     if len(placed) >= MIN_LONG:
         templates = {_template(source) for source in placed}
         _drop_foreign_tail(body, sources, templates)
@@ -167,15 +172,14 @@ def _template(element: HtmlElement) -> tuple[str, ...]:
     return (*own, str(parent.tag), parent.get("class") or "")
 
 
-def _long_paragraphs(blocks: list[etree._Element]) -> list[tuple[int, str, int]]:
-    """The long paragraphs of BLOCKS, in order: (index, text, words)."""
+def _long_paragraphs(blocks: list[etree._Element]) -> list[tuple[int, str]]:
+    """The long paragraphs of BLOCKS, in order: (index, text)."""
     longs = []
     for i, block in enumerate(blocks):
         if block.tag == "p":
             text = _text(block)
-            words = word_count(text)
-            if words >= LONG_WORDS:
-                longs.append((i, text, words))
+            if not words_at_most(text, LONG_WORDS - 1):
+                longs.append((i, text))
     return longs
 
 

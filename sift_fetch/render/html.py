@@ -60,7 +60,7 @@ from sift_fetch.render.rich_text_embeds import keep_rich_text_embeds
 from sift_fetch.render.roundup_headings import keep_roundup_headings
 from sift_fetch.render.split_body import join_split_body
 from sift_fetch.render.teasers import drop_teasers
-from sift_fetch.render.text import markdown_headings, shingles, word_count
+from sift_fetch.render.text import markdown_headings, shingles, word_count, words_at_most
 from sift_fetch.render.title import head_title, title_text
 from sift_fetch.render.tree import loose_text
 
@@ -575,8 +575,9 @@ def _main_content(tree: HtmlElement, url: str, thorough: bool) -> str:
     if not thorough:
         return _extract(tree, url, fast=True)
     precise = _extract(tree, url)
-    words = word_count(precise)
-    if words >= ARTICLE_WORDS or words >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
+    if not words_at_most(precise, ARTICLE_WORDS - 1):
+        return precise  # a whole article: asked without counting all its words
+    if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
         return precise
     return _referee(precise, _extract(tree, url, favor_precision=False), tree)
 
