@@ -31,7 +31,10 @@ def join(pieces: Path, total: int) -> tuple[str, int]:
     paths = sorted(pieces.iterdir(), key=lambda path: int(path.name))
     if [int(path.name) for path in paths] != list(range(0, PIECE * len(paths), PIECE)):
         sys.exit(f"{pieces}: the pieces are not at every {PIECE} characters from 0")
-    texts = [path.read_text("utf-8") for path in paths]
+    # Without newline translation: a piece that kept a page's CR LF holds 16,000 characters, and
+    # Python's universal newlines would count (and write) them as LF alone (round 45's
+    # motherjones.com, three CR LF lines in a script).
+    texts = [_read(path) for path in paths]
     for path, piece in zip(paths[:-1], texts[:-1], strict=True):
         if not _line_ends_only(PIECE - len(piece), piece.count("\n"), slack=1):
             sys.exit(f"{path}: {len(piece)} characters, not {PIECE}")
@@ -39,6 +42,11 @@ def join(pieces: Path, total: int) -> tuple[str, int]:
     if not _line_ends_only(total - len(text), text.count("\n"), slack=0):
         sys.exit(f"{pieces}: the copy has {len(text)} characters, the index {total}")
     return text, total - len(text)
+
+
+def _read(path: Path) -> str:
+    with path.open(encoding="utf-8", newline="") as piece:
+        return piece.read()
 
 
 def _line_ends_only(short: int, line_breaks: int, slack: int) -> bool:
@@ -54,7 +62,8 @@ def main() -> None:
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     text, returns = join(args.pieces, args.total)
-    args.out.write_text(text, "utf-8")
+    with args.out.open("w", encoding="utf-8", newline="") as out:
+        out.write(text)
     lacking = f", without {returns} carriage returns" if returns else ""
     print(f"{args.out}: OK {args.total}{lacking}")
 
