@@ -86,6 +86,7 @@ DRAWN = {
     42: "0352f6e",
     43: "83c0bf2",
     44: "cd1b9ca",
+    45: "0edd85f",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
