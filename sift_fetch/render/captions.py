@@ -31,8 +31,8 @@ def _named(word: str, tags: tuple[str, ...]) -> etree.XPath:
     """The TAGS elements whose class or id holds WORD, in any case. From the attributes up: a
     test of every element's tag costs up to three times as much in libxml2."""
     named = f"contains(translate(., '{word.upper()}', '{word}'), '{word}')"
-    tag = " or ".join(f"self::{tag}" for tag in tags)
-    return etree.XPath(f"(//@class | //@id)[{named}]/parent::*[{tag}]")
+    kinds = " or ".join(f"self::{tag}" for tag in tags)
+    return etree.XPath(f"(//@class | //@id)[{named}]/parent::*[{kinds}]")
 
 
 _CAPTIONS = _named("caption", ("div", "p", "section", "span"))
