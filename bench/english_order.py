@@ -13,7 +13,7 @@
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
     .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
     .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]  (also 40-44)
-    .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46)
+    .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-48)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -74,7 +74,8 @@ Round 45: the saved news pages of Brave's Speedreader tests (brave/brave-core's
 `test/data/speedreader/rewriter/pages/news_pages/<host>/original.html`, saved about 2022, each
 copied as `<host>/source.html`), the first 20 host folders of `bench/articles/round45.pool` in
 seed 2058's order, copied out of the same index, drawn as round 41. Round 46: the next 20 in that
-order, drawn as round 45.
+order, drawn as round 45. Rounds 47 and 48: the 41st to the 60th and the 61st to the 80th, each
+drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -162,6 +163,8 @@ POOLS = {
     44: Pool(2057, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     45: Pool(2058, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     46: Pool(2059, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    47: Pool(2060, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    48: Pool(2061, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
