@@ -13,7 +13,7 @@
     .venv/bin/python bench/english_order.py --round 35 MOZILLA_TEST_PAGES [...]  (also 36)
     .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
     .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]  (also 40-44)
-    .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-48)
+    .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-49)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -75,7 +75,7 @@ Round 45: the saved news pages of Brave's Speedreader tests (brave/brave-core's
 copied as `<host>/source.html`), the first 20 host folders of `bench/articles/round45.pool` in
 seed 2058's order, copied out of the same index, drawn as round 41. Round 46: the next 20 in that
 order, drawn as round 45. Rounds 47 and 48: the 41st to the 60th and the 61st to the 80th, each
-drawn as round 45.
+drawn as round 45. Round 49: the 81st to the 100th, drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -165,6 +165,7 @@ POOLS = {
     46: Pool(2059, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     47: Pool(2060, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     48: Pool(2061, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    49: Pool(2062, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
