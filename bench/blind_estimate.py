@@ -89,6 +89,7 @@ DRAWN = {
     45: "0edd85f",
     46: "9738828",
     47: "4af7d04",
+    48: "bc00b56",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
