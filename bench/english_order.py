@@ -15,6 +15,7 @@
     .venv/bin/python bench/english_order.py --round 39 OMNIVORE_TEST_PAGES [...]  (also 40-44)
     .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-49)
     .venv/bin/python bench/english_order.py --round 50 SWIFT_READABILITY_PAGES [...]
+    .venv/bin/python bench/english_order.py --round 51 BRAVE_SPEEDREADER_ISSUE_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -80,7 +81,9 @@ drawn as round 45. Round 49: the 81st to the 100th, drawn as round 45.
 Round 50: the blog posts of swift-readability's tests (neolee/swift-readability's
 `Tests/ReadabilityTests/Resources/ex-pages/<folder>/source.html`, 2024-2026), for each author the
 first folder of `bench/articles/round50.pool` in seed 2063's order, copied out of the same index,
-drawn as round 45.
+drawn as round 45. Round 51: the pages of Brave Speedreader's reported issues (brave-core's
+`.../rewriter/pages/issues_pages/<host>/original.html`, blogs and news sites), all 17 folders of
+`bench/articles/round51.pool`, copied and drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -173,6 +176,7 @@ POOLS = {
     48: Pool(2061, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     49: Pool(2062, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
     50: Pool(2063, _SWIFT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    51: Pool(2064, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
 }
 
 
