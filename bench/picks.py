@@ -64,26 +64,25 @@ def check(tune: Path) -> int:
 def add(number: int, folder: Path, picks_files: list[Path]) -> None:
     index = json.loads(INDEX.read_text("utf-8"))
     lines = [line for path in picks_files for line in path.read_text("utf-8").splitlines() if line]
+    files = {spec["file"] for spec in index.values()}
+    entries = []
+    # Every page is named and checked before anything is written, so that a name taken already
+    # leaves no page of the round half filed.
     for line in lines:
         package, stem = line.split()[0].split(".", 1)
         raw = (folder / f"{stem}.html").read_bytes()
-        html = raw.decode("utf-8", "replace")
-        url = page_url("", html)
+        url = page_url("", raw.decode("utf-8", "replace"))
         if not url.startswith("http"):
             url = f"http://{package}.fixtures.invalid/{stem}.html"
-        key = f"{site(url) or package}.{stem}.txt"
-        if key in index:
-            raise SystemExit(f"{key} is in the index already")
-        (ARTICLES / key).write_text(gold_text(html, line), "utf-8")
-        (ARTICLES / "english" / f"{package}.{stem}.html.gz").write_bytes(
-            gzip.compress(raw, mtime=0)
-        )
-        index[key] = {
-            "file": f"{package}.{stem}.html",
-            "source": "english",
-            "url": url,
-            "round": number,
-        }
+        key, file = f"{site(url) or package}.{stem}.txt", f"{package}.{stem}.html"
+        if key in index or file in files:
+            raise SystemExit(f"{key} ({file}) is in the index already")
+        index[key] = {"file": file, "source": "english", "url": url, "round": number}
+        files.add(file)
+        entries.append((key, file, raw, line))
+    for key, file, raw, line in entries:
+        (ARTICLES / key).write_text(gold_text(raw.decode("utf-8", "replace"), line), "utf-8")
+        (ARTICLES / "english" / f"{file}.gz").write_bytes(gzip.compress(raw, mtime=0))
         print(key)
     INDEX.write_text(json.dumps(index, indent=1) + "\n")
     with (ARTICLES / f"round{number}.picks").open("a", encoding="utf-8") as out:
