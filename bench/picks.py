@@ -71,7 +71,8 @@ def add(number: int, folder: Path, picks_files: list[Path]) -> None:
     for line in lines:
         package, stem = line.split()[0].split(".", 1)
         raw = (folder / f"{stem}.html").read_bytes()
-        url = page_url("", raw.decode("utf-8", "replace"))
+        html = raw.decode("utf-8", "replace")
+        url = page_url("", html)
         if not url.startswith("http"):
             url = f"http://{package}.fixtures.invalid/{stem}.html"
         key, file = f"{site(url) or package}.{stem}.txt", f"{package}.{stem}.html"
@@ -79,9 +80,9 @@ def add(number: int, folder: Path, picks_files: list[Path]) -> None:
             raise SystemExit(f"{key} ({file}) is in the index already")
         index[key] = {"file": file, "source": "english", "url": url, "round": number}
         files.add(file)
-        entries.append((key, file, raw, line))
-    for key, file, raw, line in entries:
-        (ARTICLES / key).write_text(gold_text(raw.decode("utf-8", "replace"), line), "utf-8")
+        entries.append((key, file, raw, html, line))
+    for key, file, raw, html, line in entries:
+        (ARTICLES / key).write_text(gold_text(html, line), "utf-8")
         (ARTICLES / "english" / f"{file}.gz").write_bytes(gzip.compress(raw, mtime=0))
         print(key)
     INDEX.write_text(json.dumps(index, indent=1) + "\n")
