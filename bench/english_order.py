@@ -16,6 +16,7 @@
     .venv/bin/python bench/english_order.py --round 45 BRAVE_SPEEDREADER_PAGES [...]  (also 46-49)
     .venv/bin/python bench/english_order.py --round 50 SWIFT_READABILITY_PAGES [...]
     .venv/bin/python bench/english_order.py --round 51 BRAVE_SPEEDREADER_ISSUE_PAGES [...]
+    .venv/bin/python bench/english_order.py --round 52 METASCRAPER_PAGES [...]  (also 53, 54)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -83,7 +84,11 @@ Round 50: the blog posts of swift-readability's tests (neolee/swift-readability'
 first folder of `bench/articles/round50.pool` in seed 2063's order, copied out of the same index,
 drawn as round 45. Round 51: the pages of Brave Speedreader's reported issues (brave-core's
 `.../rewriter/pages/issues_pages/<host>/original.html`, blogs and news sites), all 17 folders of
-`bench/articles/round51.pool`, copied and drawn as round 45.
+`bench/articles/round51.pool`, copied and drawn as round 45. Rounds 52-54: the saved pages of
+metascraper's integration tests (microlinkhq/metascraper's `packages/metascraper/test/integration/
+<folder>/input.html`, news, blogs and media sites, each copied as `<folder>/source.html`), the
+89 of them split in seed 2065's order into thirds (`bench/articles/round52.pool` to `round54.pool`),
+each copied and drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -135,6 +140,7 @@ _POSTLIGHT = {"postlight-parser": "*/*.html"}
 _OMNIVORE = {"omnivore-readability": "*/source.html"}
 _BRAVE = {"brave-speedreader": "*/source.html"}
 _SWIFT = {"swift-readability": "*/source.html"}
+_METASCRAPER = {"metascraper": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 
 
@@ -184,6 +190,9 @@ POOLS = {
     49: _as_37(2062, _BRAVE),
     50: _as_37(2063, _SWIFT),
     51: _as_37(2064, _BRAVE),
+    52: _as_37(2066, _METASCRAPER),
+    53: _as_37(2067, _METASCRAPER),
+    54: _as_37(2068, _METASCRAPER),
 }
 
 
