@@ -95,6 +95,8 @@ DRAWN = {
     50: "61a5ed5",
     51: "702901a",
     52: "2c5608e",
+    53: "6ffb172",
+    54: "d76a7c9",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
