@@ -296,11 +296,13 @@ def _hidden_prose(el: HtmlElement) -> bool:
     return word_count(el.text_content()) >= HIDDEN_PROSE_MIN_WORDS
 
 
-def visible_text(tree: HtmlElement) -> tuple[str, list[Heading]]:
-    """All visible text of the body, one line per block, whitespace collapsed within a line.
+def visible_text(tree: HtmlElement, *, noscript: bool = False) -> tuple[str, list[Heading]]:
+    """All visible text of the body, one line per block, whitespace collapsed within a line;
+    with `noscript`, also what a browser without scripts shows in `<noscript>`.
 
     Iterative (lxml iterwalk) rather than recursive: hostile pages nest thousands deep.
     """
+    skip = _SKIP - {"noscript"} if noscript else _SKIP
     lines: list[str] = []
     headings: list[Heading] = []
     parts: list[str] = []
@@ -317,7 +319,7 @@ def visible_text(tree: HtmlElement) -> tuple[str, list[Heading]]:
     walker = etree.iterwalk(tree if root is None else root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag if isinstance(el.tag, str) else None  # comments and PIs have no tag name
-        skipped = tag is None or tag in _SKIP or _hidden(el)
+        skipped = tag is None or tag in skip or _hidden(el)
         if event == "start":
             if skipped:
                 walker.skip_subtree()  # its "end" still comes, so the tail is kept
@@ -533,7 +535,8 @@ def clean_markdown(tree: HtmlElement, url: str, *, html: str, thorough: bool = T
     """The main content: trafilatura's precise extraction, unless it lost the article.
 
     Precision mode now and then cuts the article itself, not just its clutter. Where it kept
-    under SECOND_OPINION_SHARE of the page's visible words, and under ARTICLE_WORDS, a balanced
+    under SECOND_OPINION_SHARE of the page's visible words (with `<noscript>`'s, which trafilatura
+    reads too: fortune.com shows its story only there), and under ARTICLE_WORDS, a balanced
     extraction is the second opinion, and readability the referee: of the two, the one closer
     to readability's main content wins, unless the balanced one holds the precise one and adds
     more prose than that has (readability then made the same cut). A balanced extraction
@@ -577,7 +580,9 @@ def _main_content(tree: HtmlElement, url: str, thorough: bool) -> str:
     precise = _extract(tree, url)
     if not words_at_most(precise, ARTICLE_WORDS - 1):
         return precise  # a whole article: asked without counting all its words
-    if word_count(precise) >= SECOND_OPINION_SHARE * word_count(visible_text(tree)[0]):
+    if word_count(precise) >= SECOND_OPINION_SHARE * word_count(
+        visible_text(tree, noscript=True)[0]
+    ):
         return precise
     return _referee(precise, _extract(tree, url, favor_precision=False), tree)
 

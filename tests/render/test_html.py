@@ -550,6 +550,20 @@ def test_an_article_cut_short_is_taken_whole_though_readability_cut_it_too(
     assert second_opinion(monkeypatch, extractions, lead, THIN_PAGE) == extractions[expected]
 
 
+@pytest.mark.parametrize(("wrapper", "expected"), [("noscript", "balanced"), ("script", "precise")])
+def test_an_article_shown_only_without_scripts_counts_in_the_page(
+    monkeypatch: pytest.MonkeyPatch, wrapper: str, expected: str
+) -> None:
+    # fortune.com: the story is inside <noscript>, which a client without scripts (trafilatura,
+    # and so Sift) shows; what else the page shows is a licensing box, the precise extraction.
+    box = "To license Fortune articles or headlines for republication, contact our licensing desk."
+    article = "\n\n".join(NEWS_PARAGRAPHS)
+    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS_PARAGRAPHS)
+    source = f"<body><{wrapper}>{paragraphs}</{wrapper}><div><p>{box}</p></div></body>"
+    extractions = {"precise": box, "balanced": article}
+    assert second_opinion(monkeypatch, extractions, article, source) == extractions[expected]
+
+
 @pytest.mark.parametrize(("words", "expected"), [(300, "precise"), (299, "balanced")])
 def test_a_whole_short_article_needs_no_second_opinion(
     monkeypatch: pytest.MonkeyPatch, words: int, expected: str
