@@ -17,6 +17,7 @@
     .venv/bin/python bench/english_order.py --round 50 SWIFT_READABILITY_PAGES [...]
     .venv/bin/python bench/english_order.py --round 51 BRAVE_SPEEDREADER_ISSUE_PAGES [...]
     .venv/bin/python bench/english_order.py --round 52 METASCRAPER_PAGES [...]  (also 53, 54)
+    .venv/bin/python bench/english_order.py --round 55 SWIFT_READABILITY_PAGES [...]  (also 56)
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -88,7 +89,9 @@ drawn as round 45. Round 51: the pages of Brave Speedreader's reported issues (b
 metascraper's integration tests (microlinkhq/metascraper's `packages/metascraper/test/integration/
 <folder>/input.html`, news, blogs and media sites, each copied as `<folder>/source.html`), the
 89 of them split in seed 2065's order into thirds (`bench/articles/round52.pool` to `round54.pool`),
-each copied and drawn as round 45.
+each copied and drawn as round 45. Rounds 55 and 56: the 18 folders of swift-readability's
+pool round 50 did not copy, for each author the first in seed 2069's order (55) and the rest
+(56: `bench/articles/round55.pool`, `round56.pool`), copied and drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -193,6 +196,8 @@ POOLS = {
     52: _as_37(2066, _METASCRAPER),
     53: _as_37(2067, _METASCRAPER),
     54: _as_37(2068, _METASCRAPER),
+    55: _as_37(2069, _SWIFT),
+    56: _as_37(2070, _SWIFT),
 }
 
 
