@@ -97,6 +97,8 @@ DRAWN = {
     52: "2c5608e",
     53: "6ffb172",
     54: "d76a7c9",
+    55: "01b3ee2",
+    56: "232f0c6",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
