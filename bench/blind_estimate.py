@@ -99,6 +99,7 @@ DRAWN = {
     54: "d76a7c9",
     55: "01b3ee2",
     56: "232f0c6",
+    57: "8211c30",
 }
 # The held-out benchmark's F1 for the baselines (issue 9): trafilatura precise, clean mode as
 # the issue found it.
