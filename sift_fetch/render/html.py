@@ -98,6 +98,7 @@ _SKIP = frozenset(
         "input",
     }
 )
+_SKIP_BUT_NOSCRIPT = _SKIP - {"noscript"}
 _BLOCK = frozenset(
     {
         "address",
@@ -302,7 +303,7 @@ def visible_text(tree: HtmlElement, *, noscript: bool = False) -> tuple[str, lis
 
     Iterative (lxml iterwalk) rather than recursive: hostile pages nest thousands deep.
     """
-    skip = _SKIP - {"noscript"} if noscript else _SKIP
+    skip = _SKIP_BUT_NOSCRIPT if noscript else _SKIP
     lines: list[str] = []
     headings: list[Heading] = []
     parts: list[str] = []
